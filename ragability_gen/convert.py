@@ -1,0 +1,259 @@
+"""Stage 1: source files -> canonical instances, driven by a converter spec.
+
+Converters are registered by name; a converter spec's ``converter`` field picks one. The ``table``
+converter reads one instance per row of a TSV/CSV (the Ragability corpus columns, or any team
+spreadsheet whose columns a spec maps). It also writes instances back as a table.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+from .model import ANNOTATIONS, REASONING_TYPES, Answer, Context, Instance, Provenance
+from .schemas import Validator
+from .specs import Spec, load_converter_spec
+from .table import read_table, write_table
+
+
+@dataclass
+class ConvertSummary:
+    """What a conversion read, kept and dropped, and why."""
+
+    source: str
+    converter: str
+    records_read: int = 0
+    instances: int = 0
+    excluded: Counter[str] = field(default_factory=Counter)
+    merged: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        out = [f"{self.source}: read {self.records_read} records with converter {self.converter!r}, "
+               f"kept {self.instances} instances"]
+        if self.merged:
+            out.append(f"  merged into shared contradiction ids: {self.merged}")
+        for reason, n in sorted(self.excluded.items()):
+            out.append(f"  excluded {n}: {reason}")
+        out.extend(f"  warning: {w}" for w in self.warnings)
+        return out
+
+
+ConverterFunc = Callable[[Path, Spec, dict[str, Any]], tuple[list[Instance], ConvertSummary]]
+CONVERTERS: dict[str, ConverterFunc] = {}
+
+
+def register_converter(name: str) -> Callable[[ConverterFunc], ConverterFunc]:
+    """Register a converter function under ``name`` so converter specs can select it."""
+
+    def deco(func: ConverterFunc) -> ConverterFunc:
+        CONVERTERS[name] = func
+        return func
+
+    return deco
+
+
+DEFAULT_CONVERTER_SPEC = "ragability-v0.4"
+
+
+def read_instances(path: str | Path, spec: str | Path | Spec = DEFAULT_CONVERTER_SPEC,
+                   **options: Any) -> tuple[list[Instance], ConvertSummary]:
+    """Convert a source file into canonical instances.
+
+    Args:
+        path: The source file.
+        spec: A loaded converter spec, or a shipped spec name / spec path.
+        **options: Converter-specific options (e.g. filters), passed through.
+
+    Raises:
+        InputError: with one line per problem (file, line, column) when the input is bad.
+    """
+    loaded = spec if isinstance(spec, Spec) else load_converter_spec(spec)
+    func = CONVERTERS.get(loaded["converter"])
+    if func is None:
+        raise InputError(f"{loaded.path}: field converter: unknown converter {loaded['converter']!r} "
+                         f"(known: {', '.join(sorted(CONVERTERS))})")
+    src = Path(path)
+    if not src.is_file():
+        raise InputError(f"{path}: no such file")
+    return func(src, loaded, options)
+
+
+# --------------------------------------------------------------------------- the table converter
+
+def table_columns(spec: Spec) -> list[str]:
+    """All columns a table spec knows, in the order a written corpus uses."""
+    cols: list[str] = [spec["id_column"], *spec.get("source_id_columns", [])]
+    if spec.get("reasoning_column"):
+        cols.append(spec["reasoning_column"])
+    cols += [c["annotation_column"] for c in spec["contexts"] if "annotation_column" in c]
+    cols += [c["column"] for c in spec["contexts"]]
+    cols.append(spec["query_column"])
+    for a in spec["answers"]:
+        cols += [a["short"], a["long"]]
+    cols += spec.get("metadata_columns", [])
+    return list(dict.fromkeys(cols))
+
+
+def row_schema(spec: Spec) -> dict[str, Any]:
+    """The JSON Schema one row (column -> cell) must satisfy under a table spec."""
+    vocab = spec.get("vocab", {})
+    annotations = vocab.get("annotation", list(ANNOTATIONS))
+    nonempty = {"type": "string", "pattern": "\\S"}
+    props: dict[str, Any] = {c: {"type": "string"} for c in table_columns(spec)}
+    props[spec["id_column"]] = nonempty
+    props[spec["query_column"]] = nonempty
+    for c in spec["contexts"]:
+        props[c["column"]] = nonempty if c.get("required", True) else {"type": "string"}
+        if "annotation_column" in c:
+            props[c["annotation_column"]] = {"enum": annotations}
+    for a in spec["answers"]:
+        props[a["short"]] = nonempty
+        props[a["long"]] = nonempty
+    if spec.get("reasoning_column"):
+        types = "|".join(re.escape(t) for t in vocab.get("reasoning", REASONING_TYPES))
+        sep = re.escape(spec.get("reasoning_separator", "+"))
+        props[spec["reasoning_column"]] = {
+            "type": "string", "pattern": f"^\\s*({types})(\\s*{sep}\\s*({types}))*\\s*$"}
+    return {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "required": table_columns(spec),
+        "properties": props,
+        "additionalProperties": spec.get("extra_columns", "error") != "error",
+    }
+
+
+@register_converter("table")
+def convert_table(path: Path, spec: Spec, options: dict[str, Any]) -> tuple[list[Instance], ConvertSummary]:
+    """One instance per table row; see converters/ragability-v0.4.hjson for the mapping."""
+    name = str(path)
+    table = read_table(path, "\t" if spec["format"] == "tsv" else ",")
+    known = table_columns(spec)
+    policy = spec.get("extra_columns", "error")
+    problems = [f"{name}: line 1: missing column {c!r}" for c in known if c not in table.header]
+    extra = [c for c in table.header if c not in known]
+    if policy == "error":
+        problems += [f"{name}: line 1, column {table.header.index(c) + 1}: unknown column {c!r} "
+                     f"(the converter spec {spec.name!r} does not map it)" for c in extra]
+    if problems:
+        raise InputError(problems)
+
+    validator = Validator(row_schema(spec))
+    summary = ConvertSummary(name, spec.name, records_read=len(table.rows))
+    seen: dict[tuple[str, str], int] = {}
+    variations: Counter[str] = Counter()
+    first_contexts: dict[str, tuple[int, dict[str, str]]] = {}
+    instances: list[Instance] = []
+    header = table.header
+    id_col, q_col = spec["id_column"], spec["query_column"]
+    for line, cells in table.rows:
+        row = dict(zip(header, cells))
+        if not validator.is_valid(row):
+            problems += [f"{name}: line {line}, column {_col(header, p)}: {m}"
+                         for p, m in validator.problems(row)]
+            continue
+        key = (row[id_col].strip(), row[q_col].strip())
+        if key in seen:
+            problems.append(f"{name}: line {line}, column {_col(header, q_col)}: duplicate "
+                            f"({id_col}, {q_col}) pair, first on line {seen[key]}")
+            continue
+        seen[key] = line
+        inst = _row_instance(row, spec, policy, extra, Provenance(name, line, spec.name))
+        variations[inst.id] += 1
+        inst.variation = variations[inst.id]
+        texts = {cid: c.text for cid, c in inst.contexts.items()}
+        if inst.id in first_contexts:
+            summary.merged += 1
+            first_line, first = first_contexts[inst.id]
+            if first != texts:
+                summary.warnings.append(f"{name}: line {line}: {id_col} {inst.id} has other contexts "
+                                        f"than on line {first_line}")
+        else:
+            first_contexts[inst.id] = (line, texts)
+        instances.append(inst)
+    if problems:
+        raise InputError(problems)
+    summary.instances = len(instances)
+    return instances, summary
+
+
+def _col(header: list[str], path: str) -> str:
+    col = path.split("/")[0] if path else ""
+    if col in header:
+        return f"{header.index(col) + 1} ({col})"
+    return col or "?"
+
+
+def _row_instance(row: dict[str, str], spec: Spec, policy: str, extra: list[str],
+                  prov: Provenance) -> Instance:
+    annotations: dict[str, str | None] = {}
+    for c in spec["contexts"]:
+        if "annotation_column" in c:
+            annotations[c["id"]] = row[c["annotation_column"]].strip()
+        else:
+            annotations[c["id"]] = c.get("annotation")
+    for c in spec["contexts"]:
+        if "annotation_from" in c:
+            annotations[c["id"]] = annotations[c["annotation_from"]]
+    contexts = {}
+    for c in spec["contexts"]:
+        text = row[c["column"]]
+        if not text.strip():
+            continue  # an optional context not filled in yet
+        contexts[c["id"]] = Context(
+            id=c["id"], text=text, annotation=annotations[c["id"]], answer=c.get("answer"),
+            agrees=tuple(c.get("agrees", ())), contradicts=tuple(c.get("contradicts", ())),
+        )
+    reasoning: tuple[str, ...] = ()
+    if spec.get("reasoning_column"):
+        sep = spec.get("reasoning_separator", "+")
+        reasoning = tuple(p.strip() for p in row[spec["reasoning_column"]].split(sep) if p.strip())
+    meta_cols = list(spec.get("metadata_columns", []))
+    if policy == "metadata":
+        meta_cols += extra
+    return Instance(
+        id=row[spec["id_column"]].strip(),
+        query=row[spec["query_column"]],
+        contexts=contexts,
+        answers={a["id"]: Answer(row[a["short"]], row[a["long"]]) for a in spec["answers"]},
+        reasoning=reasoning,
+        source_ids={c: row[c] for c in spec.get("source_id_columns", [])},
+        metadata={c: row[c] for c in meta_cols},
+        provenance=prov,
+    )
+
+
+def instance_row(inst: Instance, spec: Spec) -> dict[str, str]:
+    """The table row (column -> cell) of an instance under a table spec; inverse of conversion."""
+    row: dict[str, str] = dict(inst.metadata)
+    row.update(inst.source_ids)
+    row[spec["id_column"]] = inst.id
+    row[spec["query_column"]] = inst.query
+    if spec.get("reasoning_column"):
+        row[spec["reasoning_column"]] = f" {spec.get('reasoning_separator', '+')} ".join(inst.reasoning)
+    for c in spec["contexts"]:
+        ctx = inst.contexts.get(c["id"])
+        row[c["column"]] = ctx.text if ctx else ""
+        if "annotation_column" in c:
+            row[c["annotation_column"]] = (ctx.annotation if ctx else None) or row.get(c["annotation_column"], "")
+    for a in spec["answers"]:
+        ans = inst.answers.get(a["id"])
+        row[a["short"]] = ans.short if ans else ""
+        row[a["long"]] = ans.long if ans else ""
+    return row
+
+
+def write_corpus(instances: Iterable[Instance], path: str | Path,
+                 spec: str | Path | Spec = DEFAULT_CONVERTER_SPEC) -> int:
+    """Write instances as a corpus table (e.g. the Ragability TSV columns); return the row count."""
+    loaded = spec if isinstance(spec, Spec) else load_converter_spec(spec)
+    cols = table_columns(loaded)
+    delim = "\t" if loaded["format"] == "tsv" else ","
+    rows = ([instance_row(i, loaded).get(c, "") for c in cols] for i in instances)
+    return write_table(path, cols, rows, delim)

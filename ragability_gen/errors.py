@@ -1,0 +1,32 @@
+"""The exceptions the library raises; the CLI turns each into a one-line message per problem."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class RagabilityGenError(Exception):
+    """Base class: every error the library raises on purpose derives from it.
+
+    Carries one or more problem lines so a caller can report every problem at once.
+    """
+
+    def __init__(self, problems: str | Iterable[str]):
+        self.problems: list[str] = [problems] if isinstance(problems, str) else list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+class InputError(RagabilityGenError):
+    """A file the user gave cannot be read: bad encoding, layout, or cell values."""
+
+
+class SchemaError(RagabilityGenError):
+    """A file or record does not match its JSON Schema."""
+
+
+class SpecError(RagabilityGenError):
+    """A converter spec, suite spec or prompt file is inconsistent."""
+
+
+class LLMError(RagabilityGenError):
+    """An LLM endpoint failed or answered outside its contract."""

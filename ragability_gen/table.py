@@ -1,0 +1,137 @@
+"""Reading and writing delimited tables (TSV/CSV) with errors that name file, line and column.
+
+Quoted fields may hold delimiters, newlines (LF or CRLF) and doubled quotes; a UTF-8 BOM and CRLF
+line ends are accepted. Cells are kept exactly as written so a table survives a round trip.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import InputError
+from .fileio import atomic_output, read_text
+
+
+@dataclass
+class Table:
+    """A parsed table: header cells and data rows with the line each row starts on."""
+
+    path: str
+    header: list[str]
+    rows: list[tuple[int, list[str]]]
+
+
+def read_table(path: str | Path, delimiter: str = "\t") -> Table:
+    """Parse a delimited file; every layout problem is collected and raised as one InputError."""
+    name = str(path)
+    text = read_text(path)
+    lines = text.splitlines(keepends=True)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    problems: list[str] = []
+    header: list[str] | None = None
+    rows: list[tuple[int, list[str]]] = []
+    while True:
+        start = reader.line_num + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as e:
+            col = _quote_problem(lines, start - 1, delimiter)
+            where = f"column {_colname(header, col[0])}, " if col else ""
+            detail = col[1] if col else str(e)
+            problems.append(f"{name}: line {start}, {where}{detail}; reading stopped here")
+            break
+        if not any(c.strip() for c in cells):
+            continue
+        if header is None:
+            header = [c.strip() for c in cells]
+            problems.extend(_header_problems(name, start, header))
+            continue
+        if len(cells) != len(header):
+            hint = ""
+            multi = [i for i, c in enumerate(cells) if "\n" in c and delimiter in c]
+            if multi:
+                hint = (f" (the quoted field in column {_colname(header, multi[0])} spans lines "
+                        f"{start}-{reader.line_num}: a quote is probably not closed)")
+            problems.append(f"{name}: line {start}: {len(cells)} fields, expected {len(header)}{hint}")
+            continue
+        rows.append((start, cells))
+    if header is None:
+        problems.insert(0, f"{name}: line 1: the file is empty (no header row)")
+    if problems:
+        raise InputError(problems)
+    assert header is not None
+    return Table(name, header, rows)
+
+
+def _colname(header: Sequence[str] | None, index: int) -> str:
+    if header is not None and 0 <= index < len(header):
+        return f"{index + 1} ({header[index]})"
+    return str(index + 1)
+
+
+def _header_problems(name: str, line: int, header: list[str]) -> list[str]:
+    out = []
+    seen: dict[str, int] = {}
+    for i, col in enumerate(header, 1):
+        if not col:
+            out.append(f"{name}: line {line}, column {i}: empty column name in the header")
+        elif col in seen:
+            out.append(f"{name}: line {line}, column {i}: duplicate column {col!r} (also column {seen[col]})")
+        else:
+            seen[col] = i
+    return out
+
+
+def _quote_problem(lines: list[str], first: int, delim: str) -> tuple[int, str] | None:
+    """Find the field of the record starting at line index ``first`` whose quoting is broken."""
+    text = "".join(lines[first:])
+    field, i, n = 0, 0, len(text)
+    at_start = True
+    while i < n:
+        ch = text[i]
+        if at_start and ch == '"':
+            j = i + 1
+            while True:
+                k = text.find('"', j)
+                if k < 0:
+                    return field, "quote opened here is never closed"
+                if k + 1 < n and text[k + 1] == '"':
+                    j = k + 2
+                    continue
+                nxt = text[k + 1] if k + 1 < n else "\n"
+                if nxt not in (delim, "\n", "\r"):
+                    line_off = text.count("\n", 0, k)
+                    return field, (f"unexpected text after the closing quote (quote closed "
+                                   f"{line_off} line(s) further down; a quote is probably unbalanced)")
+                i = k + 1
+                at_start = False
+                break
+            continue
+        if ch == delim:
+            field += 1
+            at_start = True
+        elif ch in "\r\n":
+            return None
+        else:
+            at_start = False
+        i += 1
+    return None
+
+
+def write_table(path: str | Path, header: Sequence[str], rows: Iterable[Sequence[str]],
+                delimiter: str = "\t") -> int:
+    """Write a table atomically, quoting only cells that need it; return the number of rows."""
+    n = 0
+    with atomic_output(path, newline="") as fh:
+        writer = csv.writer(fh, delimiter=delimiter, quoting=csv.QUOTE_MINIMAL, lineterminator="\n")
+        writer.writerow(header)
+        for row in rows:
+            writer.writerow(row)
+            n += 1
+    return n
