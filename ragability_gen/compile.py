@@ -1,0 +1,266 @@
+"""Stage: canonical instances -> test items in the ragability format, driven by a suite spec.
+
+A suite spec lists variants (which contexts, in which order, with which prompt, for which task);
+the expected outcome of each (instance, variant) follows from the declared relations and query
+annotations by fixed rules (see ``expected_outcome``), and each outcome names the tags and checks
+its items get. Everything suite-specific is data in ``checks/``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import string
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from .checkfuncs import CHECKS
+from .errors import SpecError
+from .fileio import atomic_output, format_for, write_records
+from .model import Instance, SuiteItem
+from .specs import Spec, load_prompts, load_suite_spec
+
+OUTCOME_RULES = """\
+Task q (answer the query), for the contexts of the variant:
+  no contexts                                         -> no_context
+  no context answers the query (none supports an answer, or all are annotated qn)
+                                                      -> noinfo
+  two answering contexts are declared to contradict, or support different answers
+                                                      -> conflict
+  otherwise                                           -> answer (the answer the answering contexts support)
+Task ic (do the passages contradict each other?):
+  two contexts of the variant are declared to contradict -> ic_yes, else ic_no
+A variant needing a context the instance does not have (not filled in yet) is skipped and counted."""
+
+BASE_FIELDS = ("id", "variant", "variation", "query", "answer_id", "answer_short", "answer_long",
+               "answers_short", "answers_long")
+
+
+def expected_outcome(inst: Instance, ctx_ids: list[str], task: str) -> tuple[str, str | None]:
+    """The expected outcome of asking ``task`` over the given contexts, and the expected answer id."""
+    if task == "ic":
+        pairs = combinations(ctx_ids, 2)
+        return ("ic_yes" if any(inst.contradicting(a, b) for a, b in pairs) else "ic_no"), None
+    if not ctx_ids:
+        return "no_context", None
+    answering = [inst.contexts[c] for c in ctx_ids if inst.contexts[c].answers_query]
+    if not answering:
+        return "noinfo", None
+    for a, b in combinations(answering, 2):
+        if a.answer != b.answer or inst.contradicting(a.id, b.id):
+            return "conflict", None
+    return "answer", answering[0].answer
+
+
+@dataclass
+class CompileSummary:
+    """What compilation produced, per variant and outcome, and what it skipped and why."""
+
+    instances: int = 0
+    items: int = 0
+    per_variant: Counter[str] = field(default_factory=Counter)
+    outcomes: Counter[str] = field(default_factory=Counter)
+    skipped: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+    def lines(self) -> list[str]:
+        out = [f"compiled {self.instances} instances into {self.items} items"]
+        if self.outcomes:
+            out.append("  outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(self.outcomes.items())))
+        by_reason: Counter[str] = Counter()
+        for (_variant, reason), n in self.skipped.items():
+            by_reason[reason] += n
+        for reason, n in sorted(by_reason.items()):
+            variants = sorted({v for (v, r) in self.skipped if r == reason})
+            out.append(f"  skipped {n} items ({reason}): variants {', '.join(variants)}")
+        return out
+
+
+class Suite:
+    """A suite spec made ready to compile: prompts loaded, references checked, templates parsed."""
+
+    def __init__(self, spec: Spec):
+        self.spec = spec
+        self.prompts_path = (spec.path.parent / spec["prompts"]).resolve()
+        self.prompts = load_prompts(self.prompts_path)
+        self.qid = spec["qid"]
+        self.copy_metadata = spec.get("copy_metadata", True)
+        self.single_fact_as_string = spec.get("single_fact_as_string", True)
+        self._check_references()
+        self._tag_cache: dict[tuple[Any, ...], str] = {}
+
+    def _check_references(self) -> None:
+        where = str(self.spec.path)
+        pids = {p["pid"] for p in self.prompts}
+        metrics = set(self.spec["metrics"])
+        problems: list[str] = []
+        names = [v["name"] for v in self.spec["variants"]]
+        for dup in sorted({n for n in names if names.count(n) > 1}):
+            problems.append(f"{where}: variant {dup}: duplicate variant name")
+        check_sets: list[tuple[str, list[dict[str, Any]]]] = [
+            (f"outcome {k}", o["checks"]) for k, o in self.spec["outcomes"].items()]
+        for v in self.spec["variants"]:
+            for pid in v["pids"]:
+                if pid not in pids:
+                    problems.append(f"{where}: variant {v['name']}: field pids: no prompt {pid!r} "
+                                    f"in {self.prompts_path.name}")
+            if "checks" in v:
+                check_sets.append((f"variant {v['name']}", v["checks"]))
+            elif v["task"] == "q":
+                needed = ["no_context", "noinfo", "conflict", "answer"]
+            else:
+                needed = ["ic_yes", "ic_no"]
+            if "checks" not in v:
+                for o in needed:
+                    if o not in self.spec["outcomes"]:
+                        problems.append(f"{where}: variant {v['name']}: no outcome {o!r} in outcomes")
+        for owner, checks in check_sets:
+            for c in checks:
+                if c["func"] not in CHECKS:
+                    problems.append(f"{where}: {owner}, check {c['cid']}: field func: unknown check "
+                                    f"function {c['func']!r}")
+                elif len(c.get("args", [])) != CHECKS[c["func"]].nargs:
+                    problems.append(f"{where}: {owner}, check {c['cid']}: field args: {c['func']} takes "
+                                    f"{CHECKS[c['func']].nargs} argument(s)")
+                if "pid" in c and c["pid"] not in pids:
+                    problems.append(f"{where}: {owner}, check {c['cid']}: field pid: no prompt {c['pid']!r}")
+                for m in c["metrics"]:
+                    if m not in metrics:
+                        problems.append(f"{where}: {owner}, check {c['cid']}: field metrics: "
+                                        f"unknown metric {m!r}")
+                for key in ("query", "check_for"):
+                    problems += [f"{where}: {owner}, check {c['cid']}: field {key}: {p}"
+                                 for p in _template_problems(c.get(key, ""))]
+        problems += [f"{where}: field qid: {p}" for p in _template_problems(self.qid)]
+        if problems:
+            raise SpecError(problems)
+
+    def _tags(self, inst: Instance, variant: dict[str, Any], outcome: str) -> str:
+        ids = variant["contexts"]
+        ann = tuple(inst.contexts[c].annotation for c in ids)
+        key = (variant["name"], outcome, ann, inst.reasoning, inst.tags,
+               any(inst.contradicting(a, b) for a, b in combinations(ids, 2)))
+        cached = self._tag_cache.get(key)
+        if cached is None:
+            tags = list(variant.get("tags", []))
+            tags += self.spec["outcomes"].get(outcome, {}).get("tags", [])
+            tags.append("ctx_" + ("+".join(ids) if ids else "none"))
+            tags.append(f"task_{variant['task']}")
+            tags.append("hint" if variant.get("hint") else "nohint")
+            tags.append("contradiction_in_facts" if key[-1] else "no_contradiction_in_facts")
+            tags += [f"reasoning_{r}" for r in inst.reasoning]
+            for cid, a in zip(ids, ann):
+                if a:
+                    tags += [f"c{cid}xq_{a}", a]
+            tags += inst.tags
+            cached = ", ".join(dict.fromkeys(tags))
+            self._tag_cache[key] = cached
+        return cached
+
+    def items(self, instances: Iterable[Instance], summary: CompileSummary | None = None) -> Iterator[SuiteItem]:
+        """Yield the test items of every instance, variant by variant, lazily."""
+        summary = summary if summary is not None else CompileSummary()
+        variants = self.spec["variants"]
+        outcomes = self.spec["outcomes"]
+        for inst in instances:
+            summary.instances += 1
+            fields = _fields(inst)
+            for v in variants:
+                ids = v["contexts"]
+                missing = [c for c in ids if c not in inst.contexts]
+                if missing:
+                    summary.skipped[(v["name"], f"context {', '.join(missing)} missing")] += 1
+                    continue
+                outcome, answer_id = expected_outcome(inst, ids, v["task"])
+                f = dict(fields, variant=v["name"])
+                if answer_id is not None:
+                    f.update(answer_id=answer_id, answer_short=inst.answers[answer_id].short,
+                             answer_long=inst.answers[answer_id].long)
+                item: dict[str, Any] = {
+                    "qid": self.qid.format_map(f),
+                    "tags": self._tags(inst, v, outcome),
+                }
+                if ids:
+                    facts = [inst.contexts[c].text for c in ids]
+                    item["facts"] = facts[0] if len(facts) == 1 and self.single_fact_as_string else facts
+                item["query"] = inst.query if v["task"] == "q" else ""
+                item["pids"] = list(v["pids"])
+                item["checks"] = [_fill_check(c, f) for c in v.get("checks", outcomes[outcome]["checks"])]
+                if self.copy_metadata:
+                    for k, val in inst.metadata.items():
+                        item.setdefault(k, val)
+                summary.items += 1
+                summary.per_variant[v["name"]] += 1
+                summary.outcomes[outcome] += 1
+                yield item  # type: ignore[misc]
+
+
+def _fields(inst: Instance) -> dict[str, Any]:
+    f: dict[str, Any] = {
+        "id": inst.id, "variation": inst.variation, "query": inst.query,
+        "answer_id": "", "answer_short": "", "answer_long": "",
+        "answers_short": " | ".join(a.short for a in inst.answers.values()),
+        "answers_long": " | ".join(a.long for a in inst.answers.values()),
+    }
+    for aid, a in inst.answers.items():
+        f[f"answer{aid}_short"] = a.short
+        f[f"answer{aid}_long"] = a.long
+    return f
+
+
+def _template_problems(template: str) -> list[str]:
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError as e:
+        return [f"bad template {template!r}: {e} (write literal braces as {{{{ and }}}})"]
+    out = []
+    for _lit, name, _spec, _conv in parsed:
+        if name is None:
+            continue
+        ok = name in BASE_FIELDS or name in ("variation",) or (
+            name.startswith("answer") and name.endswith(("_short", "_long")))
+        if not ok:
+            out.append(f"unknown template field {{{name}}} (known: {', '.join(BASE_FIELDS)}, "
+                       "answer<ID>_short, answer<ID>_long)")
+    return out
+
+
+def _fill_check(check: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
+    out = dict(check)
+    for key in ("query", "check_for"):
+        text = out.get(key)
+        if text and "{" in text:
+            try:
+                out[key] = text.format_map(fields)
+            except KeyError as e:
+                raise SpecError(f"check {check['cid']}: field {key}: instance {fields['id']} has no "
+                                f"{e.args[0]}") from None
+    return out
+
+
+def prompts_path_for(output: str | Path) -> Path:
+    """Where the prompt file goes beside a suite: ``v0d4.hjson`` -> ``v0d4.prompts.hjson``."""
+    out = Path(output)
+    return out.with_name(f"{out.stem}.prompts.hjson")
+
+
+def compile_suite(instances: Iterable[Instance], output: str | Path, suite: str | Path | Spec = "ragability",
+                  fmt: str | None = None, prompts_output: str | Path | None = None,
+                  on_progress: Callable[[int], None] | None = None) -> tuple[CompileSummary, Path]:
+    """Write the test suite for ``instances`` and the prompt file it needs.
+
+    Both files are written to temporary names and renamed only when complete.
+
+    Returns:
+        The summary and the path of the prompt file written.
+    """
+    spec = suite if isinstance(suite, Spec) else load_suite_spec(suite)
+    ready = Suite(spec)
+    summary = CompileSummary()
+    prompts_out = Path(prompts_output) if prompts_output else prompts_path_for(output)
+    with atomic_output(prompts_out) as fh, open(ready.prompts_path, encoding="utf-8") as src:
+        shutil.copyfileobj(src, fh)
+        write_records(ready.items(instances, summary), output, fmt or format_for(output), on_progress)
+    return summary, prompts_out
