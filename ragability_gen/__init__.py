@@ -1,0 +1,16 @@
+"""ragability-gen: build and run test suites for LLMs facing contradicting passages."""
+
+from .compile import CompileSummary, Suite, compile_suite, expected_outcome
+from .convert import ConvertSummary, read_instances, register_converter, write_corpus
+from .errors import InputError, LLMError, RagabilityGenError, SchemaError, SpecError
+from .fileio import read_records, write_records
+from .model import Answer, Check, Context, Instance, Provenance, SuiteItem
+from .specs import load_converter_spec, load_prompts, load_suite_spec
+from .validate import validate_file
+
+__all__ = [
+    "Answer", "Check", "CompileSummary", "Context", "ConvertSummary", "InputError", "Instance", "LLMError",
+    "Provenance", "RagabilityGenError", "SchemaError", "SpecError", "Suite", "SuiteItem", "compile_suite",
+    "expected_outcome", "load_converter_spec", "load_prompts", "load_suite_spec", "read_instances",
+    "read_records", "register_converter", "validate_file", "write_corpus", "write_records",
+]

@@ -1,0 +1,101 @@
+"""The ``ragability-gen`` command line: thin commands over the library functions."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .compile import compile_suite
+from .convert import read_instances, write_corpus
+from .errors import RagabilityGenError
+from .fileio import FORMATS, format_for
+from .validate import FILE_KINDS, validate_file
+
+
+class Problems(click.ClickException):
+    """Prints one 'error:' line per problem and exits with status 1."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+    def show(self, file=None) -> None:  # type: ignore[no-untyped-def]
+        for line in self.problems:
+            click.echo(f"error: {line}", err=True)
+
+
+def _fail(e: RagabilityGenError | OSError) -> Problems:
+    if isinstance(e, OSError):
+        return Problems([f"{e.filename or ''}: {e.strerror or e}".lstrip(": ")])
+    return Problems(e.problems)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ragability-gen")
+def main() -> None:
+    """Build and run test suites for LLMs facing contradicting passages."""
+
+
+@main.command()
+@click.argument("input_file", metavar="INPUT", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Suite file to write (default: INPUT with the format's suffix, in the current folder).")
+@click.option("--suite", default="ragability", show_default=True, metavar="NAME|PATH",
+              help="Suite spec: a shipped name (see checks/) or a path.")
+@click.option("--prompts", "prompts_out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Where to write the prompt file the suite needs (default: OUTPUT stem + .prompts.hjson).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS),
+              help="Suite format (default: from the OUTPUT suffix, else hjson).")
+@click.option("--converter", default="ragability-v0.4", show_default=True, metavar="NAME|PATH",
+              help="Converter spec for INPUT: a shipped name (see converters/) or a path.")
+@click.option("--to-corpus", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the instances as a corpus TSV (Ragability columns) instead of compiling a suite.")
+@click.option("-q", "--quiet", is_flag=True, help="Do not print the summary.")
+def convert(input_file: Path, output: Path | None, suite: str, prompts_out: Path | None, fmt: str | None,
+            converter: str, to_corpus: Path | None, quiet: bool) -> None:
+    """Convert a corpus INPUT (e.g. v0d4.tsv) into a test suite (v0d4.hjson) and its prompt file."""
+    try:
+        instances, conv_summary = read_instances(input_file, converter)
+        lines = conv_summary.lines()
+        if to_corpus:
+            n = write_corpus(instances, to_corpus)
+            lines.append(f"wrote {n} rows to {to_corpus}")
+        else:
+            fmt = fmt or (format_for(output) if output else "hjson")
+            out = output or Path(input_file.stem + "." + fmt)
+            summary, prompts_path = compile_suite(instances, out, suite, fmt, prompts_out)
+            lines += summary.lines()
+            lines.append(f"wrote {summary.items} items to {out} and prompts to {prompts_path}")
+    except (RagabilityGenError, OSError) as e:
+        raise _fail(e) from None
+    if not quiet:
+        for line in lines:
+            click.echo(line, err=True)
+
+
+@main.command()
+@click.argument("files", metavar="FILE...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--kind", type=click.Choice(FILE_KINDS), help="What the files are (default: guessed).")
+@click.option("--converter", metavar="NAME|PATH", help="Converter spec for corpus files.")
+def validate(files: tuple[Path, ...], kind: str | None, converter: str | None) -> None:
+    """Validate corpora, instance files, suites, prompt files and specs; report every problem."""
+    problems: list[str] = []
+    for f in files:
+        try:
+            found, probs, what = validate_file(f, kind, converter)
+        except (RagabilityGenError, OSError) as e:
+            problems += _fail(e).problems
+            continue
+        if probs:
+            problems += probs
+        else:
+            click.echo(f"{f}: valid {found} ({what})")
+    if problems:
+        raise Problems(problems)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

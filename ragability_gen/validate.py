@@ -1,0 +1,108 @@
+"""Validating any file the tool reads or writes, reporting every problem at once."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from . import schemas
+from .checkfuncs import CHECKS
+from .compile import Suite, prompts_path_for
+from .convert import read_instances
+from .errors import RagabilityGenError
+from .fileio import load_data, read_records
+from .specs import Spec, load_converter_spec, load_prompts
+
+FILE_KINDS = ("corpus", "instances", "suite", "prompts", "suite-spec", "converter-spec")
+
+
+def detect_kind(path: str | Path) -> str:
+    """Guess what kind of file ``path`` is from its suffix and content."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix in (".tsv", ".csv"):
+        return "corpus"
+    if suffix == ".jsonl":
+        first = next(iter(read_records(p)), {})
+        return "suite" if "qid" in first else "instances"
+    data = load_data(p)
+    if isinstance(data, dict):
+        if "variants" in data:
+            return "suite-spec"
+        if "converter" in data:
+            return "converter-spec"
+    if isinstance(data, list) and data and isinstance(data[0], dict):
+        if "qid" in data[0]:
+            return "suite"
+        if "pid" in data[0]:
+            return "prompts"
+        if "contexts" in data[0]:
+            return "instances"
+    raise RagabilityGenError(f"{path}: cannot tell what kind of file this is; give --kind "
+                             f"({', '.join(FILE_KINDS)})")
+
+
+def validate_file(path: str | Path, kind: str | None = None,
+                  converter: str | Path | None = None) -> tuple[str, list[str], str]:
+    """Validate one file.
+
+    Returns:
+        (kind, problems, description): problems is empty when the file is valid; description
+        says what was checked, e.g. "24 rows".
+    """
+    kind = kind or detect_kind(path)
+    try:
+        if kind == "corpus":
+            instances, summary = read_instances(path, converter or "ragability-v0.4")
+            return kind, [], f"{summary.records_read} rows, {len(instances)} instances"
+        if kind == "instances":
+            recs = read_records(path, "jsonl" if str(path).endswith(".jsonl") else None)
+            probs = schemas.record_problems(recs, "instance", lambda i: f"{path}: item {i + 1}")
+            return kind, probs, f"{len(recs)} instances"
+        if kind == "suite":
+            recs = read_records(path)
+            return kind, suite_problems(recs, str(path)), f"{len(recs)} items"
+        if kind == "prompts":
+            prompts = load_prompts(path)
+            return kind, [], f"{len(prompts)} prompts"
+        if kind == "suite-spec":
+            suite = Suite(Spec(Path(path), _checked(path, "suite-spec")))
+            return kind, [], f"{len(suite.spec['variants'])} variants"
+        if kind == "converter-spec":
+            spec = load_converter_spec(path)
+            return kind, [], f"converter {spec['converter']!r}"
+    except RagabilityGenError as e:
+        return kind, e.problems, ""
+    raise RagabilityGenError(f"unknown kind {kind!r} (use one of {', '.join(FILE_KINDS)})")
+
+
+def _checked(path: str | Path, kind: str) -> dict[str, Any]:
+    data = load_data(path)
+    probs = schemas.problems(data, kind, str(path))
+    if probs:
+        raise RagabilityGenError(probs)
+    return dict(data)
+
+
+def suite_problems(items: list[dict[str, Any]], where: str) -> list[str]:
+    """Schema problems of every item, duplicate qids, unknown check functions, unknown pids."""
+    probs = schemas.record_problems(items, "test-item", lambda i: f"{where}: item {i + 1}")
+    qids = Counter(it.get("qid") for it in items)
+    for i, it in enumerate(items, 1):
+        q = it.get("qid")
+        if isinstance(q, str) and qids[q] > 1:
+            probs.append(f"{where}: item {i}: field qid: duplicate qid {q!r}")
+        for j, c in enumerate(it.get("checks") or [], 0):
+            if isinstance(c, dict) and isinstance(c.get("func"), str) and c["func"] not in CHECKS:
+                probs.append(f"{where}: item {i}: field checks/{j}/func: unknown check function {c['func']!r}")
+    prompts_file = prompts_path_for(where)
+    if Path(prompts_file).is_file():
+        pids = {p["pid"] for p in load_prompts(prompts_file)}
+        for i, it in enumerate(items, 1):
+            used = list(it.get("pids") or []) + [c.get("pid") for c in it.get("checks") or []
+                                                   if isinstance(c, dict) and c.get("pid")]
+            for pid in used:
+                if isinstance(pid, str) and pid not in pids:
+                    probs.append(f"{where}: item {i}: no prompt {pid!r} in {prompts_file.name}")
+    return probs
