@@ -48,13 +48,14 @@ def main() -> None:
               help="Where to write the prompt file the suite needs (default: OUTPUT stem + .prompts.hjson).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS),
               help="Suite format (default: from the OUTPUT suffix, else hjson).")
-@click.option("--converter", default="ragability-v0.4", show_default=True, metavar="NAME|PATH",
-              help="Converter spec for INPUT: a shipped name (see converters/) or a path.")
+@click.option("--converter", metavar="NAME|PATH",
+              help="Converter spec for INPUT: a shipped name (see converters/) or a path "
+                   "(default: recognised from INPUT, else ragability-v0.4).")
 @click.option("--to-corpus", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the instances as a corpus TSV (Ragability columns) instead of compiling a suite.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the summary.")
 def convert(input_file: Path, output: Path | None, suite: str, prompts_out: Path | None, fmt: str | None,
-            converter: str, to_corpus: Path | None, quiet: bool) -> None:
+            converter: str | None, to_corpus: Path | None, quiet: bool) -> None:
     """Convert a corpus INPUT (e.g. v0d4.tsv) into a test suite (v0d4.hjson) and its prompt file."""
     try:
         instances, conv_summary = read_instances(input_file, converter)

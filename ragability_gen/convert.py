@@ -16,6 +16,7 @@ from typing import Any
 
 from .errors import InputError
 from .model import ANNOTATIONS, REASONING_TYPES, Answer, Context, Instance, Provenance
+from .resources import data_dir
 from .schemas import Validator
 from .specs import Spec, load_converter_spec
 from .table import read_table, write_table
@@ -45,35 +46,61 @@ class ConvertSummary:
 
 
 ConverterFunc = Callable[[Path, Spec, dict[str, Any]], tuple[list[Instance], ConvertSummary]]
+SniffFunc = Callable[[Path, Spec], bool]
 CONVERTERS: dict[str, ConverterFunc] = {}
+SNIFFERS: dict[str, SniffFunc] = {}
 
 
-def register_converter(name: str) -> Callable[[ConverterFunc], ConverterFunc]:
-    """Register a converter function under ``name`` so converter specs can select it."""
+def register_converter(name: str, sniff: SniffFunc | None = None) -> Callable[[ConverterFunc], ConverterFunc]:
+    """Register a converter function under ``name`` so converter specs can select it.
+
+    Args:
+        name: The value of a converter spec's ``converter`` field.
+        sniff: Optional test whether a file looks like input for a spec of this converter; used to
+            pick a shipped converter spec when the user names none.
+    """
 
     def deco(func: ConverterFunc) -> ConverterFunc:
         CONVERTERS[name] = func
+        if sniff is not None:
+            SNIFFERS[name] = sniff
         return func
 
     return deco
 
 
+def guess_converter_spec(path: str | Path) -> Spec:
+    """The first shipped converter spec whose converter recognises ``path``, else the default."""
+    src = Path(path)
+    if src.is_file():
+        for spec_file in sorted(data_dir("converters").glob("*.hjson")):
+            spec = load_converter_spec(spec_file)
+            sniff = SNIFFERS.get(spec["converter"])
+            if sniff is not None and spec.name != DEFAULT_CONVERTER_SPEC and sniff(src, spec):
+                return spec
+    return load_converter_spec(DEFAULT_CONVERTER_SPEC)
+
+
 DEFAULT_CONVERTER_SPEC = "ragability-v0.4"
 
 
-def read_instances(path: str | Path, spec: str | Path | Spec = DEFAULT_CONVERTER_SPEC,
+def read_instances(path: str | Path, spec: str | Path | Spec | None = None,
                    **options: Any) -> tuple[list[Instance], ConvertSummary]:
     """Convert a source file into canonical instances.
 
     Args:
         path: The source file.
-        spec: A loaded converter spec, or a shipped spec name / spec path.
+        spec: A loaded converter spec, a shipped spec name or a spec path; None picks a shipped
+            spec whose converter recognises the file (the Ragability v0.4 spec by default).
         **options: Converter-specific options (e.g. filters), passed through.
 
     Raises:
         InputError: with one line per problem (file, line, column) when the input is bad.
     """
-    loaded = spec if isinstance(spec, Spec) else load_converter_spec(spec)
+    if spec is None:
+        loaded = guess_converter_spec(path)
+    else:
+        loaded = spec if isinstance(spec, Spec) else load_converter_spec(spec)
     func = CONVERTERS.get(loaded["converter"])
     if func is None:
         raise InputError(f"{loaded.path}: field converter: unknown converter {loaded['converter']!r} "

@@ -54,7 +54,7 @@ def validate_file(path: str | Path, kind: str | None = None,
     kind = kind or detect_kind(path)
     try:
         if kind == "corpus":
-            instances, summary = read_instances(path, converter or "ragability-v0.4")
+            instances, summary = read_instances(path, converter)
             return kind, [], f"{summary.records_read} rows, {len(instances)} instances"
         if kind == "instances":
             recs = read_records(path, "jsonl" if str(path).endswith(".jsonl") else None)
