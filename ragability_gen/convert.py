@@ -138,15 +138,20 @@ def row_schema(spec: Spec) -> dict[str, Any]:
     for c in spec["contexts"]:
         props[c["column"]] = nonempty if c.get("required", True) else {"type": "string"}
         if "annotation_column" in c:
-            props[c["annotation_column"]] = {"enum": annotations}
+            props[c["annotation_column"]] = {
+                "enum": annotations,
+                "x-message": "unknown annotation {value} (allowed: " + ", ".join(annotations) + ")"}
     for a in spec["answers"]:
         props[a["short"]] = nonempty
         props[a["long"]] = nonempty
     if spec.get("reasoning_column"):
         types = "|".join(re.escape(t) for t in vocab.get("reasoning", REASONING_TYPES))
         sep = re.escape(spec.get("reasoning_separator", "+"))
+        allowed = ", ".join(vocab.get("reasoning", REASONING_TYPES))
         props[spec["reasoning_column"]] = {
-            "type": "string", "pattern": f"^\\s*({types})(\\s*{sep}\\s*({types}))*\\s*$"}
+            "type": "string", "pattern": f"^\\s*({types})(\\s*{sep}\\s*({types}))*\\s*$",
+            "x-message": f"unknown reasoning type in {{value}} (allowed: {allowed}, "
+                         f"combined with {spec.get('reasoning_separator', '+')!r})"}
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",
         "type": "object",
@@ -182,8 +187,9 @@ def convert_table(path: Path, spec: Spec, options: dict[str, Any]) -> tuple[list
     for line, cells in table.rows:
         row = dict(zip(header, cells))
         if not validator.is_valid(row):
-            problems += [f"{name}: line {line}, column {_col(header, p)}: {m}"
-                         for p, m in validator.problems(row)]
+            found = validator.problems(row)
+            found.sort(key=lambda pm: header.index(pm[0]) if pm[0] in header else len(header))
+            problems += [f"{name}: line {line}, column {_col(header, p)}: {m}" for p, m in found]
             continue
         key = (row[id_col].strip(), row[q_col].strip())
         if key in seen:

@@ -64,6 +64,9 @@ class Validator:
 
 
 def _message(err: Any) -> str:
+    custom = err.schema.get("x-message") if isinstance(err.schema, dict) else None
+    if custom:
+        return str(custom).format(value=_short(err.instance))
     if err.validator in ("anyOf", "oneOf"):
         kinds = " or ".join(_describe(s) for s in err.validator_value)
         return f"{_short(err.instance)} is not {kinds}"

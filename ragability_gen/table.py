@@ -107,8 +107,11 @@ def _quote_problem(lines: list[str], first: int, delim: str) -> tuple[int, str] 
                 nxt = text[k + 1] if k + 1 < n else "\n"
                 if nxt not in (delim, "\n", "\r"):
                     line_off = text.count("\n", 0, k)
-                    return field, (f"unexpected text after the closing quote (quote closed "
-                                   f"{line_off} line(s) further down; a quote is probably unbalanced)")
+                    if line_off == 0:
+                        return field, ("text after the closing quote of a quoted field "
+                                       '(inside a quoted field, write a quote as "")')
+                    return field, (f"quote opened here closes {line_off} line(s) further down and is "
+                                   "followed by text: a quote is probably unbalanced")
                 i = k + 1
                 at_start = False
                 break
