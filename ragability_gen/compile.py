@@ -9,6 +9,7 @@ its items get. Everything suite-specific is data in ``checks/``.
 from __future__ import annotations
 
 import shutil
+from importlib import metadata
 import string
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -41,9 +42,16 @@ BASE_FIELDS = ("id", "variant", "variation", "query", "answer_id", "answer_short
 
 def expected_outcome(inst: Instance, ctx_ids: list[str], task: str) -> tuple[str, str | None]:
     """The expected outcome of asking ``task`` over the given contexts, and the expected answer id."""
+    return _outcome(inst, ctx_ids, task, _has_contradiction(inst, ctx_ids))
+
+
+def _has_contradiction(inst: Instance, ctx_ids: list[str]) -> bool:
+    return any(inst.contradicting(a, b) for a, b in combinations(ctx_ids, 2))
+
+
+def _outcome(inst: Instance, ctx_ids: list[str], task: str, contradiction: bool) -> tuple[str, str | None]:
     if task == "ic":
-        pairs = combinations(ctx_ids, 2)
-        return ("ic_yes" if any(inst.contradicting(a, b) for a, b in pairs) else "ic_no"), None
+        return ("ic_yes" if contradiction else "ic_no"), None
     if not ctx_ids:
         return "no_context", None
     answering = [inst.contexts[c] for c in ctx_ids if inst.contexts[c].answers_query]
@@ -137,11 +145,10 @@ class Suite:
         if problems:
             raise SpecError(problems)
 
-    def _tags(self, inst: Instance, variant: dict[str, Any], outcome: str) -> str:
+    def _tags(self, inst: Instance, variant: dict[str, Any], outcome: str, contradiction: bool) -> str:
         ids = variant["contexts"]
-        ann = tuple(inst.contexts[c].annotation for c in ids)
-        key = (variant["name"], outcome, ann, inst.reasoning, inst.tags,
-               any(inst.contradicting(a, b) for a, b in combinations(ids, 2)))
+        ann = tuple([inst.contexts[c].annotation for c in ids])
+        key = (variant["name"], outcome, ann, inst.reasoning, inst.tags, contradiction)
         cached = self._tag_cache.get(key)
         if cached is None:
             tags = list(variant.get("tags", []))
@@ -149,7 +156,7 @@ class Suite:
             tags.append("ctx_" + ("+".join(ids) if ids else "none"))
             tags.append(f"task_{variant['task']}")
             tags.append("hint" if variant.get("hint") else "nohint")
-            tags.append("contradiction_in_facts" if key[-1] else "no_contradiction_in_facts")
+            tags.append("contradiction_in_facts" if contradiction else "no_contradiction_in_facts")
             tags += [f"reasoning_{r}" for r in inst.reasoning]
             for cid, a in zip(ids, ann):
                 if a:
@@ -162,39 +169,48 @@ class Suite:
     def items(self, instances: Iterable[Instance], summary: CompileSummary | None = None) -> Iterator[SuiteItem]:
         """Yield the test items of every instance, variant by variant, lazily."""
         summary = summary if summary is not None else CompileSummary()
-        variants = self.spec["variants"]
         outcomes = self.spec["outcomes"]
-        for inst in instances:
-            summary.instances += 1
-            fields = _fields(inst)
-            for v in variants:
-                ids = v["contexts"]
-                missing = [c for c in ids if c not in inst.contexts]
-                if missing:
-                    summary.skipped[(v["name"], f"context {', '.join(missing)} missing")] += 1
-                    continue
-                outcome, answer_id = expected_outcome(inst, ids, v["task"])
-                f = dict(fields, variant=v["name"])
-                if answer_id is not None:
-                    f.update(answer_id=answer_id, answer_short=inst.answers[answer_id].short,
-                             answer_long=inst.answers[answer_id].long)
-                item: dict[str, Any] = {
-                    "qid": self.qid.format_map(f),
-                    "tags": self._tags(inst, v, outcome),
-                }
-                if ids:
-                    facts = [inst.contexts[c].text for c in ids]
-                    item["facts"] = facts[0] if len(facts) == 1 and self.single_fact_as_string else facts
-                item["query"] = inst.query if v["task"] == "q" else ""
-                item["pids"] = list(v["pids"])
-                item["checks"] = [_fill_check(c, f) for c in v.get("checks", outcomes[outcome]["checks"])]
-                if self.copy_metadata:
-                    for k, val in inst.metadata.items():
-                        item.setdefault(k, val)
-                summary.items += 1
-                summary.per_variant[v["name"]] += 1
-                summary.outcomes[outcome] += 1
-                yield item  # type: ignore[misc]
+        plans = [(v, v["name"], v["contexts"], v["task"], v.get("checks"), v["pids"])
+                 for v in self.spec["variants"]]
+        qid, single = self.qid, self.single_fact_as_string
+        per_variant: Counter[str] = Counter()
+        per_outcome: Counter[str] = Counter()
+        try:
+            for inst in instances:
+                summary.instances += 1
+                fields = _fields(inst)
+                contexts, metadata = inst.contexts, inst.metadata if self.copy_metadata else {}
+                for v, name, ids, task, variant_checks, pids in plans:
+                    missing = [c for c in ids if c not in contexts]
+                    if missing:
+                        summary.skipped[(name, f"context {', '.join(missing)} missing")] += 1
+                        continue
+                    contradiction = len(ids) > 1 and _has_contradiction(inst, ids)
+                    outcome, answer_id = _outcome(inst, ids, task, contradiction)
+                    fields["variant"] = name
+                    if answer_id is not None:
+                        answer = inst.answers[answer_id]
+                        fields.update(answer_id=answer_id, answer_short=answer.short, answer_long=answer.long)
+                    else:
+                        fields.update(answer_id="", answer_short="", answer_long="")
+                    item: dict[str, Any] = {"qid": qid.format_map(fields),
+                                            "tags": self._tags(inst, v, outcome, contradiction)}
+                    if ids:
+                        facts = [contexts[c].text for c in ids]
+                        item["facts"] = facts[0] if len(facts) == 1 and single else facts
+                    item["query"] = inst.query if task == "q" else ""
+                    item["pids"] = list(pids)
+                    item["checks"] = [_fill_check(c, fields) for c in variant_checks or outcomes[outcome]["checks"]]
+                    for k in metadata:
+                        if k not in item:
+                            item[k] = metadata[k]
+                    per_variant[name] += 1
+                    per_outcome[outcome] += 1
+                    yield item  # type: ignore[misc]
+        finally:
+            summary.per_variant.update(per_variant)
+            summary.outcomes.update(per_outcome)
+            summary.items += sum(per_variant.values())
 
 
 def _fields(inst: Instance) -> dict[str, Any]:
@@ -240,6 +256,13 @@ def _fill_check(check: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]
     return out
 
 
+def _version() -> str:
+    try:
+        return metadata.version("ragability-gen")
+    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
+        return "(source)"
+
+
 def prompts_path_for(output: str | Path) -> Path:
     """Where the prompt file goes beside a suite: ``v0d4.hjson`` -> ``v0d4.prompts.hjson``."""
     out = Path(output)
@@ -262,5 +285,7 @@ def compile_suite(instances: Iterable[Instance], output: str | Path, suite: str 
     prompts_out = Path(prompts_output) if prompts_output else prompts_path_for(output)
     with atomic_output(prompts_out) as fh, open(ready.prompts_path, encoding="utf-8") as src:
         shutil.copyfileobj(src, fh)
-        write_records(ready.items(instances, summary), output, fmt or format_for(output), on_progress)
+        header = [f"Test suite in the ragability format, made by ragability-gen {_version()} with suite spec "
+                  f"{spec.name!r}.", f"Prompts: {prompts_out.name}"]
+        write_records(ready.items(instances, summary), output, fmt or format_for(output), on_progress, header)
     return summary, prompts_out

@@ -1,14 +1,13 @@
 """Reading and writing the record files that cross stage boundaries (hjson, json, jsonl).
 
-Writing: the hjson writer emits a fixed layout (unquoted keys, JSON-quoted values, one member per
-line, commas between members). That layout is valid hjson, far faster to produce than the ``hjson``
-library's writer, and strings never span lines, so every line start is structural.
+Writing: records are laid out one member per line with JSON-quoted keys and values; hjson files
+start with ``#`` comment lines saying what made them. That layout is valid hjson (and, without the
+comment, valid JSON), and far faster to write than the ``hjson`` library's writer.
 
-Reading: JSON is tried first; then, for hjson, the layout above is turned into JSON by quoting the
-keys at line starts (the only difference) and parsed with the C JSON parser; anything else (comments,
-quoteless or multi-line strings, hand edits) falls back to the ``hjson`` library. The fast path only
-ever accepts text that the slow path reads the same way: the transformed text is valid JSON, so every
-quoted line-start key was a key, and hjson reads JSON as JSON.
+Reading: leading ``#``/``//`` comment lines are skipped and the rest is parsed with the C JSON
+parser; only when that fails (quoteless strings, inner comments, hand edits) does the ``hjson``
+library parse the whole text. The fast path accepts only text the slow path reads the same way:
+hjson ignores comments and reads JSON as JSON.
 """
 
 from __future__ import annotations
@@ -16,9 +15,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from pathlib import Path
 from typing import IO, Any
 
@@ -28,9 +27,20 @@ from .errors import InputError
 
 FORMATS = ("hjson", "json", "jsonl")
 
-_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.+\-]*\Z")
-_LINE_KEY = re.compile(r"^([ \t]*)([A-Za-z_][A-Za-z0-9_.+\-]*):", re.M)
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+
+
+def _unencodable(obj: Any) -> Any:
+    raise TypeError(f"cannot write a value of type {type(obj).__name__}")
+
+
+# The C encoder made once: json.dumps builds a new one on every call.
+_c_encoder = c_make_encoder(None, _unencodable, encode_basestring, None, ": ", ", ", False, False, True)
+_KEYS: dict[str, str] = {}
+
+
+def _compact(value: Any) -> str:
+    return "".join(_c_encoder(value, 0))
 
 
 def format_for(path: str | Path, default: str = "hjson") -> str:
@@ -58,29 +68,30 @@ def atomic_output(path: str | Path, newline: str | None = None) -> Iterator[IO[s
         raise
 
 
-def _key(name: str, quote_all: bool) -> str:
-    return name if not quote_all and _PLAIN_KEY.match(name) else _encode(name)
+def format_record(record: dict[str, Any]) -> str:
+    """One record, one member per line, indented as an element of a top-level list.
 
-
-def _member(name: str, value: Any, quote_all: bool, indent: str) -> str:
-    key = _key(name, quote_all)
-    if isinstance(value, list) and value:
-        inline = _encode(value)
-        if all(isinstance(v, str) for v in value) and len(inline) <= 80:
-            return f"{indent}{key}: {inline}"
-        inner = ",\n".join(f"{indent}  {_encode(v)}" for v in value)
-        return f"{indent}{key}: [\n{inner}\n{indent}]"
-    return f"{indent}{key}: {_encode(value)}"
-
-
-def format_record(record: dict[str, Any], quote_keys: bool = False) -> str:
-    """One record in the fixed hjson (or, with ``quote_keys``, JSON) layout, indented for a list."""
-    body = ",\n".join(_member(k, v, quote_keys, "    ") for k, v in record.items())
-    return "  {\n" + body + "\n  }"
+    Long lists of strings (several passages) and lists of objects (checks) get one element per line.
+    """
+    parts = []
+    for k, v in record.items():
+        key = _KEYS.get(k)
+        if key is None:
+            key = _KEYS[k] = "    " + encode_basestring(k) + ": "
+        t = type(v)
+        if t is str:
+            parts.append(key + encode_basestring(v))
+        elif t is list and len(v) > 1 and type(v[0]) is str and sum(map(len, v)) > 70:
+            parts.append(key + "[\n      " + ",\n      ".join([_compact(x) for x in v]) + "\n    ]")
+        elif t is list and v and type(v[0]) is dict:
+            parts.append(key + "[\n      " + ",\n      ".join([_compact(x) for x in v]) + "\n    ]")
+        else:
+            parts.append(key + _compact(v))
+    return "  {\n" + ",\n".join(parts) + "\n  }"
 
 
 def write_records(records: Iterable[dict[str, Any]], path: str | Path, fmt: str | None = None,
-                  on_chunk: Callable[[int], None] | None = None) -> int:
+                  on_chunk: Callable[[int], None] | None = None, header: Sequence[str] = ()) -> int:
     """Stream records to ``path`` atomically; return how many were written.
 
     Args:
@@ -88,39 +99,33 @@ def write_records(records: Iterable[dict[str, Any]], path: str | Path, fmt: str 
         path: Output file; replaced only when every record was written.
         fmt: "hjson", "json" or "jsonl"; defaults to the suffix of ``path``.
         on_chunk: Called with the running count after each chunk, for progress display.
+        header: Lines written as ``#`` comments at the top of an hjson file.
     """
     fmt = fmt or format_for(path)
     if fmt not in FORMATS:
         raise InputError(f"{path}: unknown output format {fmt!r} (use one of {', '.join(FORMATS)})")
     n = 0
     chunk: list[str] = []
+    jsonl = fmt == "jsonl"
+    dumps = json.JSONEncoder(ensure_ascii=False).encode
     with atomic_output(path) as fh:
-        if fmt == "jsonl":
-            dumps = json.JSONEncoder(ensure_ascii=False).encode
-            for rec in records:
-                chunk.append(dumps(rec))
-                n += 1
-                if len(chunk) >= 2000:
-                    fh.write("\n".join(chunk) + "\n")
-                    chunk.clear()
-                    if on_chunk:
-                        on_chunk(n)
-            if chunk:
-                fh.write("\n".join(chunk) + "\n")
+        if fmt == "hjson":
+            fh.write("".join(f"# {line}\n" for line in header))
+        sep = "" if jsonl else "[\n"
+        for rec in records:
+            chunk.append(sep + (dumps(rec) if jsonl else format_record(rec)))
+            sep = "\n" if jsonl else ",\n"
+            n += 1
+            if len(chunk) >= 2000:
+                fh.write("".join(chunk))
+                chunk.clear()
+                if on_chunk:
+                    on_chunk(n)
+        if jsonl:
+            chunk.append("\n" if n else "")
         else:
-            quote = fmt == "json"
-            fh.write("[")
-            sep = "\n"
-            for rec in records:
-                chunk.append(sep + format_record(rec, quote))
-                sep = ",\n"
-                n += 1
-                if len(chunk) >= 2000:
-                    fh.write("".join(chunk))
-                    chunk.clear()
-                    if on_chunk:
-                        on_chunk(n)
-            fh.write("".join(chunk) + "\n]\n")
+            chunk.append("\n]\n" if n else "[]\n")
+        fh.write("".join(chunk))
     if on_chunk:
         on_chunk(n)
     return n
@@ -142,17 +147,25 @@ def read_text(path: str | Path) -> str:
                          f"(byte 0x{data[start]:02x})") from None
 
 
+def _skip_comment_lines(text: str) -> int:
+    """Offset of the first line that is neither blank nor a ``#``/``//`` comment."""
+    pos = 0
+    while pos < len(text):
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end + 1
+        line = text[pos:end].strip()
+        if line and not line.startswith(("#", "//")):
+            return pos
+        pos = end
+    return pos
+
+
 def loads_hjson(text: str, source: str) -> Any:
     """Parse hjson (or JSON) text; syntax errors raise InputError naming the line and column."""
     try:
-        return json.loads(text)
+        return json.loads(text[_skip_comment_lines(text):] if text[:1] in "#/" else text)
     except json.JSONDecodeError:
         pass
-    if text.lstrip().startswith("["):
-        try:
-            return json.loads(_LINE_KEY.sub(r'\1"\2":', text))
-        except json.JSONDecodeError:
-            pass
     try:
         return hjson.loads(text, object_pairs_hook=dict)
     except hjson.HjsonDecodeError as e:

@@ -10,7 +10,7 @@ from . import schemas
 from .checkfuncs import CHECKS
 from .compile import Suite, prompts_path_for
 from .convert import read_instances
-from .errors import RagabilityGenError
+from .errors import RagabilityGenError, SchemaError
 from .fileio import load_data, read_records
 from .specs import Spec, load_converter_spec, load_prompts
 
@@ -106,3 +106,16 @@ def suite_problems(items: list[dict[str, Any]], where: str) -> list[str]:
                 if isinstance(pid, str) and pid not in pids:
                     probs.append(f"{where}: item {i}: no prompt {pid!r} in {prompts_file.name}")
     return probs
+
+
+def read_suite(path: str | Path) -> list[dict[str, Any]]:
+    """Read a suite (hjson, json or jsonl) and validate every item.
+
+    Raises:
+        SchemaError: listing every problem (item number and field) when any item is invalid.
+    """
+    items = read_records(path)
+    probs = suite_problems(items, str(path))
+    if probs:
+        raise SchemaError(probs)
+    return items

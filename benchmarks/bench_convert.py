@@ -1,0 +1,93 @@
+"""Convert a 12,000-row corpus (240,000 items) and read the suite back; check the speed and memory targets.
+
+Targets: convert <= 4 s wall with peak RSS <= 300 MB; read back (parse + schema-validate) <= 10 s.
+Each phase runs in its own process so peak RSS is that phase's alone. Run:
+
+    python benchmarks/bench_convert.py [--rows 12000] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DEMO = HERE.parent / "corpora" / "demo.tsv"
+
+CONVERT = """
+import sys
+from ragability_gen.cli import main
+sys.argv = ["ragability-gen", "convert", sys.argv[1], "-o", sys.argv[2], "-q"]
+main()
+"""
+
+READ = """
+import sys
+from ragability_gen.validate import read_suite
+items = read_suite(sys.argv[1])
+assert len(items) == int(sys.argv[2]), len(items)
+"""
+
+
+def make_corpus(path: Path, rows: int) -> None:
+    """Rows cycle through the demo corpus's complete rows, each under a new contradiction_ID."""
+    with open(DEMO, encoding="utf-8", newline="") as fh:
+        records = list(csv.reader(fh, delimiter="\t"))
+    header, body = records[0], [r for r in records[1:] if all(c.strip() for c in r)]
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        out = csv.writer(fh, delimiter="\t", lineterminator="\n")
+        out.writerow(header)
+        for i in range(rows):
+            rec = list(body[i % len(body)])
+            rec[0] = str(i + 1)
+            rec[header.index("query_text")] += f" (case {i + 1})"
+            out.writerow(rec)
+
+
+def run(code: str, *args: str) -> tuple[float, float]:
+    """Run code in a fresh interpreter; return (wall seconds, peak RSS in MB of that process)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"benchmark step failed:\n{proc.stderr}")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return wall, max(peak, before) / 1024
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=12000)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    items = args.rows * 20
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus, suite = Path(tmp, "big.tsv"), Path(tmp, "big.hjson")
+        make_corpus(corpus, args.rows)
+        conv = [run(CONVERT, str(corpus), str(suite)) for _ in range(args.repeat)]
+        size = suite.stat().st_size / 1e6
+        read = [run(READ, str(suite), str(items)) for _ in range(args.repeat)]
+    # ru_maxrss of RUSAGE_CHILDREN is the largest child so far: the convert runs come first, so their
+    # figure is theirs alone; the read figure is the max over all children.
+    conv_wall = min(w for w, _ in conv)
+    conv_rss = max(r for _, r in conv)
+    read_wall = min(w for w, _ in read)
+    read_rss = max(r for _, r in read)
+    print(f"rows={args.rows} items={items} suite={size:.0f} MB (python {sys.version.split()[0]}, {os.cpu_count()} cpus)")
+    print(f"convert: best of {args.repeat} {conv_wall:.2f} s wall (target 4 s), peak RSS {conv_rss:.0f} MB (target 300 MB)")
+    print(f"read back + validate: best of {args.repeat} {read_wall:.2f} s wall (target 10 s), peak RSS {read_rss:.0f} MB")
+    ok = conv_wall <= 4 and conv_rss <= 300 and read_wall <= 10
+    print("PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
