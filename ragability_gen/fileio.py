@@ -81,7 +81,7 @@ def format_record(record: dict[str, Any]) -> str:
         t = type(v)
         if t is str:
             parts.append(key + encode_basestring(v))
-        elif t is list and len(v) > 1 and type(v[0]) is str and sum(map(len, v)) > 70:
+        elif t is list and len(v) > 1 and all(type(x) is str for x in v) and sum(map(len, v)) > 70:
             parts.append(key + "[\n      " + ",\n      ".join([_compact(x) for x in v]) + "\n    ]")
         elif t is list and v and type(v[0]) is dict:
             parts.append(key + "[\n      " + ",\n      ".join([_compact(x) for x in v]) + "\n    ]")
@@ -195,7 +195,7 @@ def read_records(path: str | Path, fmt: str | None = None) -> list[dict[str, Any
         text = read_text(path)
         out: list[dict[str, Any]] = []
         problems: list[str] = []
-        for lineno, line in enumerate(text.splitlines(), 1):
+        for lineno, line in enumerate(text.split("\n"), 1):
             if not line.strip():
                 continue
             try:

@@ -1,0 +1,78 @@
+"""Record files: what is written reads back identically, through our reader and the hjson library."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import hjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ragability_gen.errors import InputError
+from ragability_gen.fileio import read_records, write_records
+
+text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+value = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | text,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(text, inner, max_size=4),
+    max_leaves=12,
+)
+record = st.dictionaries(text, value, max_size=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(records=st.lists(record, max_size=5))
+def test_hjson_round_trip_matches_the_hjson_library(tmp_path_factory: pytest.TempPathFactory, records: list) -> None:
+    path = tmp_path_factory.mktemp("rt") / "r.hjson"
+    write_records(records, path, header=["made by a test", "second # line"])
+    assert read_records(path) == records
+    with open(path, encoding="utf-8") as fh:
+        assert json.loads(json.dumps(hjson.load(fh))) == records
+
+
+@settings(max_examples=60, deadline=None)
+@given(records=st.lists(record, max_size=5), fmt=st.sampled_from(["json", "jsonl"]))
+def test_json_and_jsonl_round_trip(tmp_path_factory: pytest.TempPathFactory, records: list, fmt: str) -> None:
+    path = tmp_path_factory.mktemp("rt") / f"r.{fmt}"
+    write_records(records, path)
+    assert read_records(path) == records
+
+
+def test_hand_written_hjson_falls_back_to_the_hjson_library(tmp_path: Path) -> None:
+    (tmp_path / "h.hjson").write_text(
+        "# a suite\n[\n  {\n    qid: a-1  # comment\n    query: '''\n      two\n      lines\n      '''\n  }\n]\n",
+        encoding="utf-8")
+    # hjson reads a quoteless value to the end of the line, comment marks included
+    assert read_records(tmp_path / "h.hjson") == [{"qid": "a-1  # comment", "query": "two\nlines"}]
+
+
+def test_syntax_errors_name_line_and_column(tmp_path: Path) -> None:
+    (tmp_path / "bad.hjson").write_text('[\n  {\n    "qid": "x",\n    }\n  ]]\n', encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_records(tmp_path / "bad.hjson")
+    assert err.value.problems[0].startswith(f"{tmp_path / 'bad.hjson'}: line ")
+    (tmp_path / "bad.jsonl").write_text('{"qid": "x"}\n[1]\n{"qid": \n', encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_records(tmp_path / "bad.jsonl")
+    assert err.value.problems == [
+        f"{tmp_path / 'bad.jsonl'}: line 2: expected an object, got list",
+        f"{tmp_path / 'bad.jsonl'}: line 3, column 9: Expecting value",
+    ]
+
+
+def test_a_failing_writer_leaves_nothing_behind(tmp_path: Path) -> None:
+    def records():
+        yield {"qid": "1"}
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError):
+        write_records(records(), tmp_path / "s.hjson")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_empty_suite_is_an_empty_list(tmp_path: Path) -> None:
+    for fmt in ("hjson", "json", "jsonl"):
+        write_records([], tmp_path / f"e.{fmt}")
+        assert read_records(tmp_path / f"e.{fmt}") == []
