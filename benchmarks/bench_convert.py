@@ -81,9 +81,12 @@ def main() -> int:
     conv_rss = max(r for _, r in conv)
     read_wall = min(w for w, _ in read)
     read_rss = max(r for _, r in read)
-    print(f"rows={args.rows} items={items} suite={size:.0f} MB (python {sys.version.split()[0]}, {os.cpu_count()} cpus)")
-    print(f"convert: best of {args.repeat} {conv_wall:.2f} s wall (target 4 s), peak RSS {conv_rss:.0f} MB (target 300 MB)")
-    print(f"read back + validate: best of {args.repeat} {read_wall:.2f} s wall (target 10 s), peak RSS {read_rss:.0f} MB")
+    print(f"rows={args.rows} items={items} suite={size:.0f} MB "
+          f"(python {sys.version.split()[0]}, {os.cpu_count()} cpus)")
+    print(f"convert: best of {args.repeat} {conv_wall:.2f} s wall (target 4 s), "
+          f"peak RSS {conv_rss:.0f} MB (target 300 MB)")
+    print(f"read back + validate: best of {args.repeat} {read_wall:.2f} s wall (target 10 s), "
+          f"peak RSS {read_rss:.0f} MB")
     ok = conv_wall <= 4 and conv_rss <= 300 and read_wall <= 10
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1

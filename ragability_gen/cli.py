@@ -53,12 +53,20 @@ def main() -> None:
                    "(default: recognised from INPUT, else ragability-v0.4).")
 @click.option("--to-corpus", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the instances as a corpus TSV (Ragability columns) instead of compiling a suite.")
+@click.option("--conflict", type=click.Choice(["explicit", "implicit"]),
+              help="Keep only explicit or only implicit contradictions (WikiContradict input).")
+@click.option("--different-passages-only", is_flag=True,
+              help="Keep only questions whose two statements are in different passages "
+                   "(WikiContradict input).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the summary.")
 def convert(input_file: Path, output: Path | None, suite: str, prompts_out: Path | None, fmt: str | None,
-            converter: str | None, to_corpus: Path | None, quiet: bool) -> None:
+            converter: str | None, to_corpus: Path | None, conflict: str | None,
+            different_passages_only: bool, quiet: bool) -> None:
     """Convert a corpus INPUT (e.g. v0d4.tsv) into a test suite (v0d4.hjson) and its prompt file."""
+    options = {"conflict": conflict, "passages": "different" if different_passages_only else None}
     try:
-        instances, conv_summary = read_instances(input_file, converter)
+        instances, conv_summary = read_instances(
+            input_file, converter, **{k: v for k, v in options.items() if v is not None})
         lines = conv_summary.lines()
         if to_corpus:
             n = write_corpus(instances, to_corpus)

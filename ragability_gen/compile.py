@@ -9,11 +9,11 @@ its items get. Everything suite-specific is data in ``checks/``.
 from __future__ import annotations
 
 import shutil
-from importlib import metadata
 import string
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from importlib import metadata
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -158,7 +158,7 @@ class Suite:
             tags.append("hint" if variant.get("hint") else "nohint")
             tags.append("contradiction_in_facts" if contradiction else "no_contradiction_in_facts")
             tags += [f"reasoning_{r}" for r in inst.reasoning]
-            for cid, a in zip(ids, ann):
+            for cid, a in zip(ids, ann, strict=True):
                 if a:
                     tags += [f"c{cid}xq_{a}", a]
             tags += inst.tags

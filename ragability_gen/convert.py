@@ -185,7 +185,7 @@ def convert_table(path: Path, spec: Spec, options: dict[str, Any]) -> tuple[list
     header = table.header
     id_col, q_col = spec["id_column"], spec["query_column"]
     for line, cells in table.rows:
-        row = dict(zip(header, cells))
+        row = dict(zip(header, cells, strict=True))
         if not validator.is_valid(row):
             found = validator.problems(row)
             found.sort(key=lambda pm: header.index(pm[0]) if pm[0] in header else len(header))

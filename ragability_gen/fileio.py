@@ -16,7 +16,7 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from pathlib import Path
 from typing import IO, Any
@@ -68,7 +68,7 @@ def atomic_output(path: str | Path, newline: str | None = None) -> Iterator[IO[s
         raise
 
 
-def format_record(record: dict[str, Any]) -> str:
+def format_record(record: Mapping[str, Any]) -> str:
     """One record, one member per line, indented as an element of a top-level list.
 
     Long lists of strings (several passages) and lists of objects (checks) get one element per line.
@@ -90,7 +90,7 @@ def format_record(record: dict[str, Any]) -> str:
     return "  {\n" + ",\n".join(parts) + "\n  }"
 
 
-def write_records(records: Iterable[dict[str, Any]], path: str | Path, fmt: str | None = None,
+def write_records(records: Iterable[Mapping[str, Any]], path: str | Path, fmt: str | None = None,
                   on_chunk: Callable[[int], None] | None = None, header: Sequence[str] = ()) -> int:
     """Stream records to ``path`` atomically; return how many were written.
 

@@ -8,12 +8,13 @@ them into test items.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
-try:  # Python 3.11+
+if sys.version_info >= (3, 11):
     from typing import NotRequired
-except ImportError:  # pragma: no cover - Python 3.10
+else:  # pragma: no cover
     from typing_extensions import NotRequired
 
 ANNOTATIONS = ("qeu", "qea", "qiu", "qia", "qn")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import fastjsonschema
@@ -27,7 +27,7 @@ KINDS: dict[str, str] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(kind: str) -> dict[str, Any]:
     """The shipped schema for ``kind`` (one of KINDS)."""
     if kind not in KINDS:
@@ -95,7 +95,7 @@ def _short_message(msg: str, limit: int = 240) -> str:
     return msg if len(msg) <= limit else msg[: limit - 3] + "..."
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(kind: str) -> Validator:
     """The cached validator for a shipped schema kind."""
     return Validator(load_schema(kind))

@@ -36,9 +36,11 @@ for hint in ("", "h"):
     sign = "+h" if hint else "-h"
     LEGACY += [
         (f"ctx12q{hint}", [C1, C2], pid, ("2ctx_not_answerable", *REFUSE, None),
-         f"kind_2contexts, kind_2contexts_q, kind_context1+2, kind_context1+2_q, kind_2contexts_q{sign}, not_answerable"),
+         f"kind_2contexts, kind_2contexts_q, kind_context1+2, kind_context1+2_q, kind_2contexts_q{sign}, "
+         "not_answerable"),
         (f"ctx21q{hint}", [C2, C1], pid, ("2ctx_not_answerable", *REFUSE, None),
-         f"kind_2contexts, kind_2contexts_q, kind_context2+1, kind_context2+1_q, kind_2contexts_q{sign}, not_answerable"),
+         f"kind_2contexts, kind_2contexts_q, kind_context2+1, kind_context2+1_q, kind_2contexts_q{sign}, "
+         "not_answerable"),
         (f"ctx13q{hint}", [C1, C3], pid, ("answer_correct", *ANSWER, ANS1),
          f"kind_2contexts, kind_2contexts_q, kind_context1+3, kind_context1+3_q, kind_2contexts_q{sign}, answerable"),
         (f"ctx31q{hint}", [C3, C1], pid, ("answer_correct", *ANSWER, ANS1),
@@ -71,7 +73,8 @@ def _compile(tmp_path: Path, text: str, **kw: object) -> list[dict]:
 def test_default_suite_reproduces_the_established_20_variants(tmp_path: Path) -> None:
     items = _compile(tmp_path, tsv_text([row()]))
     assert [i["qid"] for i in items] == [f"13-{v}-var01" for v in ORDER]
-    for item, (variant, facts, pid, check, legacy_tags) in zip(items, sorted(LEGACY, key=lambda x: ORDER.index(x[0]))):
+    legacy = sorted(LEGACY, key=lambda x: ORDER.index(x[0]))
+    for item, (variant, facts, pid, check, legacy_tags) in zip(items, legacy, strict=True):
         cid, func, metrics, check_pid, check_for = check
         expected_check = {"cid": cid, "query": "", "func": func, "metrics": metrics, "pid": check_pid,
                           "check_for": check_for}
