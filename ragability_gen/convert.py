@@ -165,6 +165,9 @@ def row_schema(spec: Spec) -> dict[str, Any]:
 def convert_table(path: Path, spec: Spec, options: dict[str, Any]) -> tuple[list[Instance], ConvertSummary]:
     """One instance per table row; see converters/ragability-v0.4.hjson for the mapping."""
     name = str(path)
+    if options:
+        given = ", ".join(f"{k}={v}" for k, v in sorted(options.items()))
+        raise InputError(f"{name}: option {given} does not apply to converter spec {spec.name!r}")
     table = read_table(path, "\t" if spec["format"] == "tsv" else ",")
     known = table_columns(spec)
     policy = spec.get("extra_columns", "error")

@@ -206,6 +206,13 @@ def test_unknown_suite_name(cli, demo_tsv: Path) -> None:
     assert result.stderr.startswith("error: nosuch: no such file, and no shipped checks spec of that name")
 
 
+def test_filters_do_not_apply_to_a_ragability_corpus(cli, demo_tsv: Path) -> None:
+    result = cli("convert", demo_tsv, "--conflict", "explicit")
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {demo_tsv}: option conflict=explicit does not apply to converter spec " \
+                            "'ragability-v0.4'\n"
+
+
 def test_to_corpus_writes_the_v04_columns(cli, demo_tsv: Path, tmp_path: Path) -> None:
     result = cli("convert", demo_tsv, "--to-corpus", "c.tsv")
     assert result.exit_code == 0, result.output
