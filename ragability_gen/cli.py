@@ -52,7 +52,8 @@ def main() -> None:
               help="Converter spec for INPUT: a shipped name (see converters/) or a path "
                    "(default: recognised from INPUT, else ragability-v0.4).")
 @click.option("--to-corpus", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the instances as a corpus TSV (Ragability columns) instead of compiling a suite.")
+              help="Write the instances as a corpus instead of compiling a suite: a .jsonl path gets "
+                   "canonical instances, any other path a TSV in the Ragability v0.4 columns.")
 @click.option("--conflict", type=click.Choice(["explicit", "implicit"]),
               help="Keep only explicit or only implicit contradictions (WikiContradict input).")
 @click.option("--different-passages-only", is_flag=True,

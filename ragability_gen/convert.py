@@ -7,6 +7,7 @@ spreadsheet whose columns a spec maps). It also writes instances back as a table
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -14,7 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import schemas
 from .errors import InputError
+from .fileio import read_records, write_records
 from .model import ANNOTATIONS, REASONING_TYPES, Answer, Context, Instance, Provenance
 from .resources import data_dir
 from .schemas import Validator
@@ -287,9 +290,67 @@ def instance_row(inst: Instance, spec: Spec) -> dict[str, str]:
 
 def write_corpus(instances: Iterable[Instance], path: str | Path,
                  spec: str | Path | Spec = DEFAULT_CONVERTER_SPEC) -> int:
-    """Write instances as a corpus table (e.g. the Ragability TSV columns); return the row count."""
+    """Write instances as a corpus; return the number written.
+
+    A ``.jsonl`` path gets one canonical instance per line (lossless); any other path gets a table
+    in the columns of the table converter ``spec`` (the Ragability v0.4 TSV by default).
+    """
+    if str(path).lower().endswith(".jsonl"):
+        return write_records((i.to_dict() for i in instances), path, "jsonl")
     loaded = spec if isinstance(spec, Spec) else load_converter_spec(spec)
     cols = table_columns(loaded)
     delim = "\t" if loaded["format"] == "tsv" else ","
     rows = ([instance_row(i, loaded).get(c, "") for c in cols] for i in instances)
     return write_table(path, cols, rows, delim)
+
+
+# ------------------------------------------------------------------------- canonical instance files
+
+def _sniff_instances(path: Path, spec: Spec) -> bool:
+    if path.suffix.lower() != ".jsonl":
+        return False
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        first = next((line for line in fh if line.strip()), "")
+    try:
+        rec = json.loads(first)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(rec, dict) and "contexts" in rec and "qid" not in rec
+
+
+@register_converter("instances", sniff=_sniff_instances)
+def convert_instances(path: Path, spec: Spec, options: dict[str, Any]) -> tuple[list[Instance], ConvertSummary]:
+    """Read canonical instances, one JSON object per line (what ``write_corpus`` writes to ``.jsonl``)."""
+    name = str(path)
+    if options:
+        given = ", ".join(f"{k}={v}" for k, v in sorted(options.items()))
+        raise InputError(f"{name}: option {given} does not apply to converter spec {spec.name!r}")
+    records = read_records(path, "jsonl")
+    problems = schemas.record_problems(records, "instance", lambda i: f"{name}: record {i + 1}")
+    if problems:
+        raise InputError(problems)
+    summary = ConvertSummary(name, spec.name, records_read=len(records))
+    seen: dict[tuple[str, str], int] = {}
+    instances = []
+    for n, rec in enumerate(records, 1):
+        inst = Instance.from_dict(rec)
+        where = f"{name}: record {n} (id {inst.id})"
+        ids = set(inst.contexts)
+        if len(ids) != len(rec["contexts"]):
+            problems.append(f"{where}: field contexts: context ids must be unique")
+        for c in inst.contexts.values():
+            for other in (*c.agrees, *c.contradicts):
+                if other not in ids:
+                    problems.append(f"{where}: context {c.id}: relation to unknown context {other!r}")
+            if c.answer is not None and c.answer not in inst.answers:
+                problems.append(f"{where}: context {c.id}: field answer: unknown answer id {c.answer!r}")
+        key = (inst.id, inst.query.strip())
+        if key in seen:
+            problems.append(f"{where}: duplicate (id, query) pair, first in record {seen[key]}")
+        seen[key] = n
+        instances.append(inst)
+    if problems:
+        raise InputError(problems)
+    summary.instances = len(instances)
+    summary.merged = len(instances) - len({i.id for i in instances})
+    return instances, summary

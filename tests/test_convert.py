@@ -206,6 +206,33 @@ def test_unknown_suite_name(cli, demo_tsv: Path) -> None:
     assert result.stderr.startswith("error: nosuch: no such file, and no shipped checks spec of that name")
 
 
+def test_jsonl_instances_round_trip_and_compile_the_same(cli, demo_tsv: Path, tmp_path: Path) -> None:
+    assert cli("convert", demo_tsv, "--to-corpus", "c.jsonl", "-q").exit_code == 0
+    again, summary = read_instances(tmp_path / "c.jsonl")
+    assert summary.converter == "instances" and summary.merged == 2
+    assert [i.to_dict() for i in again] == [i.to_dict() for i in read_instances(demo_tsv)[0]]
+    assert cli("convert", "c.jsonl", "-o", "a.hjson", "-q").exit_code == 0
+    assert cli("convert", demo_tsv, "-o", "b.hjson", "-q").exit_code == 0
+    assert read_records(tmp_path / "a.hjson") == read_records(tmp_path / "b.hjson")
+
+
+def test_bad_instance_records(cli, tmp_path: Path) -> None:
+    good = {"id": "1", "query": "q?", "contexts": [{"id": "1", "text": "t", "answer": "1", "contradicts": ["2"]}],
+            "answers": {"1": {"short": "a", "long": "A"}}}
+    lines = [json.dumps(good), json.dumps({**good, "query": "q?"}), json.dumps({**good, "answers": "x"})]
+    (tmp_path / "i.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = cli("convert", "i.jsonl")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == ["error: i.jsonl: record 3: field answers: 'x' is not of type 'object'"]
+    (tmp_path / "i.jsonl").write_text("\n".join(lines[:2]) + "\n", encoding="utf-8")
+    assert cli("convert", "i.jsonl").stderr.splitlines() == [
+        "error: i.jsonl: record 1 (id 1): context 1: relation to unknown context '2'",
+        "error: i.jsonl: record 2 (id 1): context 1: relation to unknown context '2'",
+        "error: i.jsonl: record 2 (id 1): duplicate (id, query) pair, first in record 1",
+    ]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["i.jsonl"]
+
+
 def test_filters_do_not_apply_to_a_ragability_corpus(cli, demo_tsv: Path) -> None:
     result = cli("convert", demo_tsv, "--conflict", "explicit")
     assert result.exit_code == 1

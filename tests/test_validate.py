@@ -29,8 +29,8 @@ def test_instances_file(cli, tmp_path: Path) -> None:
     result = cli("validate", "i.jsonl", "--kind", "instances")
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
-        "error: i.jsonl: item 2: field contexts/0/annotation: 'qxx' is not one of ['qeu', 'qea', 'qiu', 'qia', 'qn']",
-        "error: i.jsonl: item 2: field query: '' should be non-empty",
+        "error: i.jsonl: record 2: field contexts/0/annotation: 'qxx' is not one of ['qeu', 'qea', 'qiu', 'qia', 'qn']",
+        "error: i.jsonl: record 2: field query: '' should be non-empty",
     ]
 
 
