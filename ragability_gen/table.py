@@ -130,11 +130,18 @@ def _quote_problem(lines: list[str], first: int, delim: str) -> tuple[int, str] 
 def write_table(path: str | Path, header: Sequence[str], rows: Iterable[Sequence[str]],
                 delimiter: str = "\t") -> int:
     """Write a table atomically, quoting only cells that need it; return the number of rows."""
+    # csv.writer with lineterminator="\n" leaves a cell holding a lone "\r" unquoted, which no reader
+    # can then parse; quoting is done here instead, for every cell with a delimiter, quote, CR or LF.
+    special = set(delimiter + '"\r\n')
+
+    def line(cells: Sequence[str]) -> str:
+        return delimiter.join('"' + c.replace('"', '""') + '"' if special.intersection(c) else c
+                              for c in cells) + "\n"
+
     n = 0
     with atomic_output(path, newline="") as fh:
-        writer = csv.writer(fh, delimiter=delimiter, quoting=csv.QUOTE_MINIMAL, lineterminator="\n")
-        writer.writerow(header)
+        fh.write(line(header))
         for row in rows:
-            writer.writerow(row)
+            fh.write(line(row))
             n += 1
     return n

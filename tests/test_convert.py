@@ -8,8 +8,10 @@ from pathlib import Path
 import hjson
 import pytest
 from conftest import V04_COLUMNS, row, tsv_text
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from ragability_gen import read_instances, read_records, write_corpus
+from ragability_gen import Answer, Context, Instance, read_instances, read_records, write_corpus
 from ragability_gen.convert import row_schema
 from ragability_gen.schemas import load_schema
 from ragability_gen.specs import load_converter_spec
@@ -246,3 +248,27 @@ def test_to_corpus_writes_the_v04_columns(cli, demo_tsv: Path, tmp_path: Path) -
     text = (tmp_path / "c.tsv").read_text(encoding="utf-8")
     assert text.splitlines()[0].split("\t") == V04_COLUMNS
     assert text == demo_tsv.read_text(encoding="utf-8")
+
+
+cell = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30).filter(lambda s: s.strip())
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(cell, min_size=10, max_size=10), ann=st.sampled_from(["qeu", "qea", "qiu", "qia", "qn"]),
+       reasoning=st.lists(st.sampled_from(["categorical", "numerical", "temporal.numerical",
+                                           "temporal.relational"]), min_size=1, max_size=3, unique=True))
+def test_any_cell_text_round_trips_through_a_tsv(tmp_path: Path, texts: list[str], ann: str,
+                                                  reasoning: list[str]) -> None:
+    c1, c2, c3, c4, query, a1, a1l, a2, a2l, wid = texts
+    inst = Instance(
+        id="7", query=query,
+        contexts={"1": Context("1", c1, ann, "1"), "2": Context("2", c2, "qeu", "2", contradicts=("1",)),
+                  "3": Context("3", c3, ann, "1", agrees=("1",), contradicts=("2",)), "4": Context("4", c4, "qn")},
+        answers={"1": Answer(a1, a1l), "2": Answer(a2, a2l)}, reasoning=tuple(reasoning),
+        source_ids={"WikiContradict_ID": wid},
+        metadata={"WikiContradict_ID": wid, "reasoning_required_c1c2": " + ".join(reasoning), "c1xq": ann,
+                  "c2xq": "qeu"},
+    )
+    write_corpus([inst], tmp_path / "p.tsv")
+    (back,), _ = read_instances(tmp_path / "p.tsv")
+    assert {k: v for k, v in back.to_dict().items() if k != "provenance"} == inst.to_dict()
