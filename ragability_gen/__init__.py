@@ -1,6 +1,6 @@
 """ragability-gen: build and run test suites for LLMs facing contradicting passages."""
 
-from . import judge  # noqa: F401  (registers the WikiContradict judge check)
+from . import judge, wikicontradict  # noqa: F401  (registers the WikiContradict converters and judge check)
 from .compile import CompileSummary, Suite, compile_suite, expected_outcome
 from .convert import ConvertSummary, read_instances, register_converter, write_corpus
 from .errors import InputError, LLMError, RagabilityGenError, SchemaError, SpecError

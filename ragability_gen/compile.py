@@ -116,14 +116,10 @@ class Suite:
                                     f"in {self.prompts_path.name}")
             if "checks" in v:
                 check_sets.append((f"variant {v['name']}", v["checks"]))
-            elif v["task"] == "q":
-                needed = ["no_context", "noinfo", "conflict", "answer"]
-            else:
-                needed = ["ic_yes", "ic_no"]
-            if "checks" not in v:
-                for o in needed:
-                    if o not in self.spec["outcomes"]:
-                        problems.append(f"{where}: variant {v['name']}: no outcome {o!r} in outcomes")
+                continue
+            needed = ("no_context", "noinfo", "conflict", "answer") if v["task"] == "q" else ("ic_yes", "ic_no")
+            problems += [f"{where}: variant {v['name']}: no outcome {o!r} in outcomes"
+                         for o in needed if o not in self.spec["outcomes"]]
         for owner, checks in check_sets:
             for c in checks:
                 if c["func"] not in CHECKS:
@@ -235,7 +231,7 @@ def _template_problems(template: str) -> list[str]:
     for _lit, name, _spec, _conv in parsed:
         if name is None:
             continue
-        ok = name in BASE_FIELDS or name in ("variation",) or (
+        ok = name in BASE_FIELDS or (
             name.startswith("answer") and name.endswith(("_short", "_long")))
         if not ok:
             out.append(f"unknown template field {{{name}}} (known: {', '.join(BASE_FIELDS)}, "

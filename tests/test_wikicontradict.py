@@ -1,0 +1,461 @@
+"""WikiContradict: the RAG-QA CSV and Appendix E JSON converters and the round trip into the Ragability
+corpus."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ragability_gen import InputError, read_instances
+from ragability_gen.convert import guess_converter_spec
+from ragability_gen.specs import load_converter_spec
+
+DATA = Path(__file__).parent / "data" / "wikicontradict"
+SAMPLE = DATA / "rag_qa_sample.csv"
+SAME_IDS = {"95", "135", "165", "205", "215"}
+SAME_REASON = "samepassage = Same: one passage holds both statements (policy exclude)"
+GUESSED = ("reasoning type guessed from the answers for {n} instances (the input has no Contradict type I); "
+           "they are tagged wc_reasoning_guessed")
+
+
+def sample_rows() -> dict[str, dict[str, str]]:
+    with open(SAMPLE, encoding="utf-8", newline="") as fh:
+        return {r["question_ID"]: r for r in csv.DictReader(fh)}
+
+
+def plain(instances) -> list[dict]:
+    out = []
+    for inst in instances:
+        d = inst.to_dict()
+        d.pop("provenance")
+        out.append(d)
+    return out
+
+
+def copy(name: str, dest: Path, as_name: str | None = None) -> Path:
+    target = dest / (as_name or name)
+    shutil.copyfile(DATA / name, target)
+    return target
+
+
+# --------------------------------------------------------------------------- the real sample
+
+def test_sample_counts_and_summary() -> None:
+    instances, summary = read_instances(SAMPLE)
+    assert summary.converter == "wikicontradict"
+    assert (summary.records_read, summary.instances, summary.merged) == (25, 20, 0)
+    assert dict(summary.excluded) == {SAME_REASON: 5}
+    assert summary.lines() == [
+        f"{SAMPLE}: read 25 records with converter 'wikicontradict', kept 20 instances",
+        f"  excluded 5: {SAME_REASON}",
+        "  warning: " + GUESSED.format(n=20),
+    ]
+    kept = {i.source_ids["WikiContradict_ID"] for i in instances}
+    assert kept == set(sample_rows()) - SAME_IDS
+
+
+def test_sample_grouping_each_pair_once() -> None:
+    # The 25-row sample holds 25 distinct passage pairs: every question is its own contradiction_ID,
+    # named by its question_ID.
+    instances, _ = read_instances(SAMPLE)
+    assert [(i.id, i.variation) for i in instances] == [(i.source_ids["WikiContradict_ID"], 1) for i in instances]
+    assert len({i.id for i in instances}) == 20
+
+
+def test_explicit_row() -> None:
+    rows = sample_rows()
+    inst = next(i for i in read_instances(SAMPLE)[0] if i.id == "54")
+    row = rows["54"]
+    assert inst.query == row["question"]
+    assert set(inst.contexts) == {"1", "2"}
+    c1, c2 = inst.contexts["1"], inst.contexts["2"]
+    assert (c1.text, c1.annotation, c1.answer, c1.contradicts) == (row["context1"], "qeu", "1", ())
+    assert (c2.text, c2.annotation, c2.answer, c2.contradicts) == (row["context2"], "qeu", "2", ("1",))
+    assert {k: (a.short, a.long) for k, a in inst.answers.items()} == {"1": ("1919", "1919"), "2": ("1918", "1918")}
+    assert inst.reasoning == ("temporal.numerical",)
+    assert inst.tags == ("wc_explicit", "wc_different_passages", "wc_reasoning_guessed")
+    assert inst.source_ids == {"WikiContradict_ID": "54"}
+    assert inst.metadata == {"contradictType": "Explicit", "samepassage": "Different",
+                             "WikipediaArticleTitle": "Pierre Albert-Birot",
+                             "url": "https://en.wikipedia.org/wiki/Pierre_Albert-Birot"}
+    assert inst.provenance is not None and inst.provenance.converter == "wikicontradict"
+
+
+def test_implicit_row() -> None:
+    inst = next(i for i in read_instances(SAMPLE)[0] if i.id == "24")
+    assert (inst.contexts["1"].annotation, inst.contexts["2"].annotation) == ("qiu", "qiu")
+    assert inst.contradicting("1", "2")
+    assert inst.reasoning == ("numerical",)           # "Nine" vs "Eight"
+    assert inst.tags == ("wc_implicit", "wc_different_passages", "wc_reasoning_guessed")
+    assert inst.metadata["contradictType"] == "Implicit (reasoning required)"
+
+
+def test_reasoning_guessed_from_answers() -> None:
+    by_id = {i.id: i.reasoning for i in read_instances(SAMPLE)[0]}
+    assert by_id["85"] == ("temporal.numerical",)     # "Before 1802 or 1802" vs "1805"
+    assert by_id["4"] == ("categorical",)             # Yes / No
+    assert by_id["225"] == ("categorical",)           # A town / A village
+
+
+def test_unicode_preserved_exactly() -> None:
+    rows = sample_rows()
+    inst = {i.id: i for i in read_instances(SAMPLE)[0]}
+    assert inst["4"].query == "Did Bishop Heber meet D\u2019Oyly in the 1840s in Patna ?"
+    assert "\u201cbest gentleman artist I ever met\u201d" in inst["4"].contexts["1"].text
+    assert inst["195"].contexts["1"].text == rows["195"]["context1"]
+    assert inst["105"].metadata["WikipediaArticleTitle"] == rows["105"]["WikipediaArticleTitle"]
+    assert "\u2013" in inst["105"].metadata["WikipediaArticleTitle"]
+
+
+def test_same_passage_rows_excluded_or_rejected() -> None:
+    # 165 is marked Same and its passages differ only in a double space: excluded like the others.
+    instances, summary = read_instances(SAMPLE)
+    assert not SAME_IDS & {i.id for i in instances}
+    with pytest.raises(InputError) as err:
+        read_instances(SAMPLE, samepassage="error")
+    assert len(err.value.problems) == 5
+    assert err.value.problems[0] == (
+        f"{SAMPLE}: row 10 (question_ID 95, line 20), column samepassage: samepassage = Same: one passage "
+        "holds both statements, so each context alone already holds the conflict (policy error)")
+
+
+def test_identical_passages_marked_different_are_excluded_too(tmp_path: Path) -> None:
+    rows = sample_rows()
+    row = dict(rows["225"], context2=rows["225"]["context1"] + "  ")
+    path = tmp_path / "wc.csv"
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(row))
+        w.writeheader()
+        w.writerow(row)
+    instances, summary = read_instances(path, "wikicontradict")
+    assert instances == []
+    assert dict(summary.excluded) == {
+        "context1 equals context2 (although samepassage = Different): one passage holds both statements "
+        "(policy exclude)": 1}
+
+
+# --------------------------------------------------------------------------- grouping, tricky text
+
+def test_grouping_shared_reversed_and_duplicate_pairs() -> None:
+    path = DATA / "grouping.csv"
+    instances, summary = read_instances(path)
+    # rows: 10 (pair A), 7 (pair A up to white space), 12 (pair A reversed), 15 (pair B),
+    # 16 (pair B, same question as 15), 20 (pair C, newlines and unicode)
+    assert [(i.source_ids["WikiContradict_ID"], i.id, i.variation) for i in instances] == [
+        ("10", "7", 1), ("7", "7", 2), ("12", "12", 1), ("15", "15", 1), ("20", "20", 1)]
+    assert summary.merged == 1
+    assert dict(summary.excluded) == {"duplicate question over the same passage pair": 1}
+    assert summary.warnings == [
+        f"{path}: contradiction_ID 12 has the passages of contradiction_ID 7 in reverse order; kept apart",
+        f"{path}: question_ID 7 has the passages of question_ID 10 up to white space; both are in "
+        "contradiction_ID 7",
+        f"{path}: row 5 (question_ID 16, line 12), column question: same question over the same passages as "
+        "question_ID 15",
+        GUESSED.format(n=5),
+    ]
+    # each row keeps its own passage text exactly
+    a, b = instances[0], instances[1]
+    assert a.contexts["1"].text != b.contexts["1"].text
+    assert "civil  parish" in b.contexts["1"].text and "\nCastle" in b.contexts["2"].text
+    # the reversed pair has its answers swapped with the passages
+    rev = instances[2]
+    assert rev.contexts["1"].text == a.contexts["2"].text and rev.answers["1"].short == "A village"
+
+
+def test_grouping_ids_survive_filters() -> None:
+    # contradiction_ID is the smallest question_ID over all rows with the pair, before filtering
+    instances, _ = read_instances(DATA / "grouping.csv", conflict="explicit")
+    assert [(i.source_ids["WikiContradict_ID"], i.id) for i in instances] == [
+        ("10", "7"), ("7", "7"), ("12", "12"), ("20", "20")]
+
+
+def test_embedded_newlines_quotes_and_unicode_preserved() -> None:
+    inst = next(i for i in read_instances(DATA / "grouping.csv")[0] if i.id == "20")
+    assert inst.query == 'When did "Grabinoulor" first appear?\nAsked on two lines.'
+    assert inst.contexts["1"].text == (
+        'Pierre Albert-Birot\'s novel "Grabinoulor" appeared in 1919.\n'
+        "Zo\u00eb\u2019s caf\u00e9 \u2014 \u6771\u4eac \U0001F600, a line after a newline; a quote: \"Grabinoulor\".")
+    assert inst.provenance is not None and inst.provenance.line == 14
+
+
+# --------------------------------------------------------------------------- filters and options
+
+@pytest.mark.parametrize(("options", "kept", "excluded"), [
+    ({"conflict": "explicit"}, 13, {"filter: explicit conflicts only": 10, SAME_REASON: 2}),
+    ({"conflict": "implicit"}, 7, {"filter: implicit conflicts only": 15, SAME_REASON: 3}),
+    ({"passages": "different"}, 20, {"filter: different passages only": 5}),
+    ({"passages": "different", "samepassage": "error"}, 20, {"filter: different passages only": 5}),
+    ({"conflict": "implicit", "passages": "different"}, 7,
+     {"filter: implicit conflicts only": 15, "filter: different passages only": 3}),
+])
+def test_filters(options: dict, kept: int, excluded: dict) -> None:
+    instances, summary = read_instances(SAMPLE, **options)
+    assert (len(instances), summary.instances, summary.records_read) == (kept, kept, 25)
+    assert dict(summary.excluded) == excluded
+    kind = options.get("conflict")
+    if kind:
+        assert all(f"wc_{kind}" in i.tags for i in instances)
+
+
+def test_unknown_options_are_errors() -> None:
+    with pytest.raises(InputError) as err:
+        read_instances(SAMPLE, conflict="both", colour="red")
+    assert err.value.problems == [
+        "option conflict: unknown value 'both' (use one of explicit, implicit)",
+        "unknown option 'colour' for converter 'wikicontradict-csv' (known: conflict, passages, samepassage, "
+        "bad_rows)",
+    ]
+
+
+def test_bad_rows_can_be_excluded_and_counted() -> None:
+    path = DATA / "bad_many.csv"
+    instances, summary = read_instances(path, bad_rows="exclude")
+    assert instances == []
+    assert dict(summary.excluded) == {"bad row: empty question": 1, "bad row: unknown contradiction type": 1,
+                                      "bad row: ref_answer disagrees with answer1|answer2": 1}
+    assert summary.warnings[0] == f"excluded {path}: row 1 (question_ID 4, line 2), column question: must not be empty"
+
+
+def test_cli_filters(cli, tmp_path: Path) -> None:
+    copy("rag_qa_sample.csv", tmp_path, "wc.csv")
+    result = cli("convert", "wc.csv", "--conflict", "implicit", "--different-passages-only", "--to-corpus", "c.tsv")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        "wc.csv: read 25 records with converter 'wikicontradict', kept 7 instances",
+        "  excluded 3: filter: different passages only",
+        "  excluded 15: filter: implicit conflicts only",
+        "  warning: " + GUESSED.format(n=7),
+        "wrote 7 rows to c.tsv",
+    ]
+
+
+# --------------------------------------------------------------------------- bad input, via the CLI
+
+BAD = [
+    ("bad_missing_column.csv", ["line 1: missing column 'samepassage'"]),
+    ("bad_unknown_type.csv", ["row 2 (question_ID 14, line 4), column contradictType: unknown contradiction "
+                              "type 'Sometimes' (known: Explicit, Implicit (reasoning required))"]),
+    ("bad_empty_question.csv", ["row 1 (question_ID 4, line 2), column question: must not be empty"]),
+    ("bad_empty_passage.csv", ["row 3 (question_ID 24, line 6), column context2: must not be empty"]),
+    ("bad_ref_answer.csv", ["row 3 (question_ID 24, line 6), column ref_answer: 'Nine|Seven' disagrees with "
+                            "answer1|answer2 'Nine|Eight'"]),
+    ("bad_many.csv", [
+        "row 1 (question_ID 4, line 2), column question: must not be empty",
+        "row 2 (question_ID 14, line 4), column contradictType: unknown contradiction type 'Sometimes' "
+        "(known: Explicit, Implicit (reasoning required))",
+        "row 2 (question_ID 14, line 4), column samepassage: unknown value 'Maybe' (known: Same, Different)",
+        "row 3 (question_ID 24, line 6), column ref_answer: 'Nine|Seven' disagrees with answer1|answer2 "
+        "'Nine|Eight'",
+    ]),
+]
+
+
+@pytest.mark.parametrize(("fixture", "problems"), BAD)
+@pytest.mark.parametrize("target", [["--suite", "wikicontradict", "-o", "out.hjson"], ["--to-corpus", "out.tsv"]])
+def test_bad_input_exact_messages(cli, tmp_path: Path, fixture: str, problems: list[str], target: list[str]) -> None:
+    copy(fixture, tmp_path, "wc.csv")
+    result = cli("convert", "wc.csv", *target)
+    assert result.exit_code == 1
+    assert result.stderr == "".join(f"error: wc.csv: {p}\n" for p in problems)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["wc.csv"]
+
+
+def test_ref_answer_tolerates_space_around_the_separator(tmp_path: Path) -> None:
+    row = dict(sample_rows()["24"], ref_answer=" Nine | Eight ")
+    path = tmp_path / "wc.csv"
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(row))
+        w.writeheader()
+        w.writerow(row)
+    assert len(read_instances(path, "wikicontradict")[0]) == 1
+
+
+def test_extra_and_partial_revised_columns(tmp_path: Path) -> None:
+    row = dict(sample_rows()["24"], note="x", context1_revised="Eight cities.")
+    path = tmp_path / "wc.csv"
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(row))
+        w.writeheader()
+        w.writerow(row)
+    with pytest.raises(InputError) as err:
+        read_instances(path, "wikicontradict")
+    assert err.value.problems == [
+        f"{path}: line 1: missing column 'context2_revised' (needed with column 'context1_revised')",
+        f"{path}: line 1: missing column 'answer_revised' (needed with column 'context1_revised')",
+    ]
+    row.update(context2_revised="", answer_revised="Eight")
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(row))
+        w.writeheader()
+        w.writerow(row)
+    with pytest.raises(InputError) as err:
+        read_instances(path, "wikicontradict")
+    assert err.value.problems == [f"{path}: row 1 (question_ID 24, line 2), column context2_revised: must not "
+                                  "be empty when column context1_revised is given"]
+    row["context2_revised"] = "Eight cities, listed."
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(row))
+        w.writeheader()
+        w.writerow(row)
+    (inst,), summary = read_instances(path, "wikicontradict")
+    assert set(inst.contexts) == {"1", "2", "1r", "2r"}
+    assert summary.warnings[0] == f"{path}: ignored columns the converter spec does not map: note"
+
+
+def test_unknown_contradict_type_i(tmp_path: Path) -> None:
+    row = dict(sample_rows()["24"], Contradict_type_I="Mood")
+    path = tmp_path / "wc.csv"
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(row))
+        w.writeheader()
+        w.writerow(row)
+    with pytest.raises(InputError) as err:
+        read_instances(path, "wikicontradict")
+    assert err.value.problems == [f"{path}: row 1 (question_ID 24, line 2), column Contradict_type_I: unknown "
+                                  "contradiction type I value 'Mood'"]
+
+
+def test_duplicate_question_ids(tmp_path: Path) -> None:
+    rows = sample_rows()
+    path = tmp_path / "wc.csv"
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows["24"]))
+        w.writeheader()
+        w.writerow(rows["24"])
+        w.writerow(dict(rows["54"], question_ID="24"))
+    with pytest.raises(InputError) as err:
+        read_instances(path, "wikicontradict")
+    assert err.value.problems == [f"{path}: row 2 (question_ID 24, line 4), column question_ID: duplicate "
+                                  "question_ID, first in row 1"]
+
+
+# --------------------------------------------------------------------------- the JSON layout (Appendix E)
+
+def test_json_layout_gives_the_same_instances_as_the_csv_rows() -> None:
+    from_json, js = read_instances(DATA / "appendix_e.json")
+    from_csv, cs = read_instances(DATA / "appendix_e.csv")
+    assert js.converter == "wikicontradict-json" and cs.converter == "wikicontradict"
+    assert plain(from_json) == plain(from_csv)
+    assert [(i.id, i.variation, i.source_ids["WikiContradict_ID"]) for i in from_json] == [
+        ("1", 1, "1"), ("1", 2, "2"), ("3", 1, "3")]
+    assert (js.records_read, js.instances, js.merged) == (5, 3, 1)
+    assert dict(js.excluded) == {SAME_REASON: 1, "tag annotated as not valid (Invalid)": 1}
+    assert dict(cs.excluded) == {SAME_REASON: 1}
+    assert js.warnings == [] and cs.warnings == []
+
+
+def test_json_layout_fields() -> None:
+    instances, _ = read_instances(DATA / "appendix_e.json")
+    first, _second, tob = instances
+    # the standalone passage wins over paragraphA_information when given; newlines and unicode kept
+    assert first.contexts["1"].text.startswith("Pierre Albert-Birot's novel \"Grabinoulor\" appeared in 1919.\nZo")
+    assert first.reasoning == ("temporal.numerical",)
+    assert first.tags == ("wc_explicit", "wc_different_passages", "wc_type_datetime")
+    assert first.metadata["Contradict_type_I"] == "(PhraseLevel) Entity - Date/time"
+    # Contradict_type_I/IV empty: taken from taxonomy; revised passages become contexts 1r, 2r
+    assert tob.metadata["contradictType"] == "Implicit (reasoning required)"
+    assert tob.reasoning == ("numerical",)
+    assert tob.tags == ("wc_implicit", "wc_different_passages", "wc_type_number", "wc_revised_passages")
+    assert set(tob.contexts) == {"1", "2", "1r", "2r"}
+    assert tob.answers["r"].short == "Eight"
+    assert not tob.contradicting("1r", "2r") and tob.contexts["1r"].agrees == ("2r",)
+
+
+def test_json_question_ids(tmp_path: Path) -> None:
+    # question1_ID is used when present; else questions are numbered from first_question_id
+    records = json.loads((DATA / "appendix_e.json").read_text(encoding="utf-8"))
+    same = records[3]
+    same["annotationResult"]["wikitag_label_samepassage"] = "Different"
+    same["annotationResult"]["paragraphB_information"] = "Another passage about the same protest."
+    path = tmp_path / "wc.json"
+    path.write_text(json.dumps(records), encoding="utf-8")
+    instances, _ = read_instances(path)
+    assert [i.source_ids["WikiContradict_ID"] for i in instances] == ["1", "2", "3", "40"]
+
+
+def test_json_jsonl_layout(tmp_path: Path) -> None:
+    records = json.loads((DATA / "appendix_e.json").read_text(encoding="utf-8"))
+    path = tmp_path / "wc.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    assert plain(read_instances(path)[0]) == plain(read_instances(DATA / "appendix_e.json")[0])
+
+
+def test_json_bad_input(tmp_path: Path) -> None:
+    records = json.loads((DATA / "appendix_e.json").read_text(encoding="utf-8"))
+    records[0]["annotationResult"]["question2_answer2"] = ""
+    records[1]["annotationResult"]["Contradict_type_IV"] = "Vague"
+    records.append("not a record")
+    path = tmp_path / "wc.json"
+    path.write_text(json.dumps(records), encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_instances(path)
+    assert err.value.problems == [f"{path}: record 5: expected an object, got str"]
+    records.pop()
+    path.write_text(json.dumps(records), encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_instances(path)
+    assert err.value.problems == [
+        f"{path}: record 1, question 2 (question_ID 2), field annotationResult.question2_answer2: must not be empty",
+        f"{path}: record 2, question 1 (question_ID 3), field annotationResult.Contradict_type_IV: unknown "
+        "contradiction type 'Vague' (known: Explicit, Implicit (reasoning required))",
+    ]
+    path.write_text('[{"annotationResult": {}},\n  oops]', encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_instances(path, "wikicontradict-json")
+    assert err.value.problems == [f"{path}: line 2, column 3: Expecting value"]
+
+
+# --------------------------------------------------------------------------- sniffing and specs
+
+def test_shipped_specs_are_picked_by_sniffing(tmp_path: Path) -> None:
+    assert guess_converter_spec(SAMPLE).name == "wikicontradict"
+    assert guess_converter_spec(DATA / "appendix_e.json").name == "wikicontradict-json"
+    assert guess_converter_spec(DATA / "bad_missing_column.csv").name == "wikicontradict"
+    other = tmp_path / "other.csv"
+    other.write_text("a,b\n1,2\n", encoding="utf-8")
+    assert guess_converter_spec(other).name == "ragability-v0.4"
+
+
+def test_converter_specs_validate() -> None:
+    for name, kind in (("wikicontradict", "wikicontradict-csv"), ("wikicontradict-json", "wikicontradict-json")):
+        spec = load_converter_spec(name)
+        assert spec["converter"] == kind
+        assert spec["samepassage"]["policy"] == "exclude"
+
+
+# --------------------------------------------------------------------------- round trip into the Ragability corpus
+
+def test_round_trip_through_the_ragability_corpus(cli, tmp_path: Path) -> None:
+    copy("rag_qa_sample.csv", tmp_path, "wc.csv")
+    assert cli("convert", "wc.csv", "--to-corpus", "corpus.tsv", "-q").exit_code == 0
+    with open(tmp_path / "corpus.tsv", encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    assert len(rows) == 20
+    assert {r["context_3_nc1_c2"] for r in rows} == {""} and {r["context_4_nc1_nc2_nc3"] for r in rows} == {""}
+    by_id = {r["contradiction_ID"]: r for r in rows}
+    assert (by_id["54"]["c1xq"], by_id["54"]["c2xq"], by_id["54"]["reasoning_required_c1c2"]) == (
+        "qeu", "qeu", "temporal.numerical")
+    assert (by_id["24"]["c1xq"], by_id["24"]["reasoning_required_c1c2"]) == ("qiu", "numerical")
+    assert by_id["4"]["query_text"] == sample_rows()["4"]["question"]
+    assert by_id["4"]["answer_context1_long"] == "Yes"
+
+    back, summary = read_instances(tmp_path / "corpus.tsv")
+    assert summary.converter == "ragability-v0.4" and summary.warnings == []
+    original = {i.id: i for i in read_instances(tmp_path / "wc.csv")[0]}
+    for inst in back:
+        o = original[inst.id]
+        assert inst.query == o.query and inst.reasoning == o.reasoning
+        assert {k: c.text for k, c in inst.contexts.items()} == {k: c.text for k, c in o.contexts.items()}
+        assert [c.annotation for c in inst.contexts.values()] == [c.annotation for c in o.contexts.values()]
+
+    result = cli("convert", "corpus.tsv", "-o", "suite.hjson")
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    assert "compiled 20 instances into 220 items" in lines
+    assert ("  skipped 120 items (context 3 missing): variants ctx13ic, ctx13q, ctx13qh, ctx31ic, ctx31q, "
+            "ctx31qh") in lines
+    assert "  skipped 60 items (context 3, 4 missing): variants ctx1234ic, ctx1234q, ctx1234qh" in lines
