@@ -81,9 +81,9 @@ def parse_verdict(response: str) -> str:
         bare = []
         offset = 0
         for line in text.split("\n"):
-            m = _BARE_LINE.match(line)
-            if m:
-                bare.append(_verdict(text, offset + m.start(1), m.group(1), response))
+            hit = _BARE_LINE.match(line)
+            if hit:
+                bare.append(_verdict(text, offset + hit.start(1), hit.group(1), response))
             offset += len(line) + 1
         verdict = _agree(bare, response, "on verdict lines")
     if verdict is None:
