@@ -1,5 +1,5 @@
-"""WikiContradict: the RAG-QA CSV and Appendix E JSON converters and the round trip into the Ragability
-corpus."""
+"""WikiContradict: the RAG-QA CSV and Appendix E JSON converters, the round trip into the Ragability
+corpus, and the wikicontradict suite (the paper's prompt templates and judge)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ragability_gen import InputError, read_instances
+from ragability_gen import InputError, Suite, read_instances, read_records
+from ragability_gen.compile import CompileSummary, compile_suite
 from ragability_gen.convert import guess_converter_spec
-from ragability_gen.specs import load_converter_spec
+from ragability_gen.specs import load_converter_spec, load_prompts, load_suite_spec
 
 DATA = Path(__file__).parent / "data" / "wikicontradict"
 SAMPLE = DATA / "rag_qa_sample.csv"
@@ -459,3 +460,87 @@ def test_round_trip_through_the_ragability_corpus(cli, tmp_path: Path) -> None:
     assert ("  skipped 120 items (context 3 missing): variants ctx13ic, ctx13q, ctx13qh, ctx31ic, ctx31q, "
             "ctx31qh") in lines
     assert "  skipped 60 items (context 3, 4 missing): variants ctx1234ic, ctx1234q, ctx1234qh" in lines
+
+
+# --------------------------------------------------------------------------- the wikicontradict suite
+
+def compile_items(instances, tmp_path: Path) -> tuple[list[dict], CompileSummary, Path]:
+    summary, prompts = compile_suite(instances, tmp_path / "suite.hjson", "wikicontradict")
+    return read_records(tmp_path / "suite.hjson"), summary, prompts
+
+
+def test_suite_spec_loads() -> None:
+    suite = Suite(load_suite_spec("wikicontradict"))
+    assert [v["name"] for v in suite.spec["variants"]] == [
+        "t1", "t2", "t3", "t4", "t5", "t5.1", "t5.2", "t5.3", "t5.4"]
+    assert suite.spec["metrics"]["wc_judge"]["kind"] == "multiclass"
+
+
+def test_suite_on_the_sample(tmp_path: Path) -> None:
+    instances, _ = read_instances(SAMPLE)
+    items, summary, prompts_path = compile_items(instances, tmp_path)
+    assert len(items) == summary.items == 140
+    assert dict(summary.per_variant) == {v: 20 for v in ("t1", "t2", "t3", "t4", "t5", "t5.1", "t5.2")}
+    assert dict(summary.skipped) == {("t5.3", "context 1r, 2r missing"): 20, ("t5.4", "context 1r, 2r missing"): 20}
+    assert dict(summary.outcomes) == {"no_context": 20, "answer": 40, "conflict": 80}
+    assert len({it["qid"] for it in items}) == len(items)
+    pids = {p["pid"] for p in load_prompts(prompts_path)}
+    for it in items:
+        assert set(it["pids"]) <= pids
+        for c in it["checks"]:
+            assert c["pid"] in pids
+    by_qid = {it["qid"]: it for it in items}
+    t5, t51 = by_qid["54-t5-var01"], by_qid["54-t5.1-var01"]
+    assert t51["facts"] == list(reversed(t5["facts"])) and t5["facts"][0].startswith("Pierre Albert-Birot")
+    assert t5["pids"] == t51["pids"] == ["wc_t5"]
+    judge = {k: by_qid[f"54-{k}-var01"]["checks"][0] for k in ("t1", "t2", "t3", "t4", "t5", "t5.1")}
+    assert {k: c["check_for"] for k, c in judge.items()} == {
+        "t1": "1919 | 1918", "t2": "1919", "t3": "1918", "t4": "1919 | 1918", "t5": "1919 | 1918",
+        "t5.1": "1919 | 1918"}
+    assert all(c["func"] == "wc_judge" and c["pid"] == "wc_judge" and c["query"] == t5["query"]
+               for c in judge.values())
+    assert "facts" not in by_qid["54-t1-var01"]
+    detect = by_qid["54-t5.2-var01"]
+    assert detect["query"] == t5["query"] and detect["facts"] == t5["facts"]
+    assert detect["checks"] == [{"cid": "wc_conflict_detected", "query": t5["query"], "func": "affirmative",
+                                 "metrics": ["wc_conflict_detection"], "pid": "wc_check_conflict_detected"}]
+    tags = t5["tags"].split(", ")
+    assert {"wc_template_5", "wc_explicit", "wc_different_passages", "expect_conflict"} <= set(tags)
+    assert t5["contradictType"] == "Explicit" and t5["WikipediaArticleTitle"] == "Pierre Albert-Birot"
+
+
+def test_suite_with_revised_passages(tmp_path: Path) -> None:
+    instances, _ = read_instances(DATA / "appendix_e.json")
+    items, summary, _ = compile_items(instances, tmp_path)
+    assert summary.per_variant["t5.3"] == summary.per_variant["t5.4"] == 1
+    assert dict(summary.skipped) == {("t5.3", "context 1r, 2r missing"): 2, ("t5.4", "context 1r, 2r missing"): 2}
+    by_qid = {it["qid"]: it for it in items}
+    t53, t54 = by_qid["3-t5.3-var01"], by_qid["3-t5.4-var01"]
+    assert t53["facts"][0].endswith("organized in eight cities of the Tobolsk Viceroyalty.")
+    assert t53["checks"][0]["check_for"] == "Eight"
+    assert "expect_answer" in t53["tags"].split(", ")
+    assert t54["pids"] == ["wc_t5_2"] and t54["checks"][0]["func"] == "negative"
+    assert t54["facts"] == t53["facts"]
+    # the revised answer does not leak into the judge's answer list for the original passages
+    assert by_qid["3-t5-var01"]["checks"][0]["check_for"] == "Nine | Eight"
+    assert [it["qid"] for it in items if it["qid"].startswith("1-t1")] == ["1-t1-var01", "1-t1-var02"]
+
+
+def test_prompts_use_the_paper_wording() -> None:
+    prompts = {p["pid"]: p for p in load_prompts(Path(load_suite_spec("wikicontradict").path).parent
+                                                 / "wikicontradict-prompts.hjson")}
+    t5 = ("Provide a short answer for the following question based on the given context. Carefully investigate "
+          "the given context and provide a concise response that reflects the comprehensive view of the context, "
+          "even if the answer contains contradictory information reflecting the heterogeneous nature of the "
+          "context.")
+    assert prompts["wc_t5"]["user"] == t5 + "\n\nQuestion: ${query}\n\nContext: ${facts}"
+    assert prompts["wc_t5_2"]["user"] == (
+        "Context: ${facts}\nDoes the above provided context contain conflicting information that could result in "
+        "different answers to the question ${query}? Provide a short answer followed by a concise explanation.")
+    judge = prompts["wc_judge"]
+    assert judge["system"].startswith("Please evaluate the response to a question under relaxed evaluation")
+    assert judge["system"].endswith("that does not significantly impact the primary answers.")
+    assert [f"Example {n}" in judge["user"] for n in range(1, 9)] == [True] * 8
+    assert judge["user"].count("\nevaluation: ") == 8
+    assert judge["user"].endswith("Testing instance\nquestion: ${query}\ncorrect_answers: ${check_for}\n"
+                                  "response: ${answer}\ncomment:")
