@@ -42,8 +42,9 @@ def main() -> None:
 @click.argument("input_file", metavar="INPUT", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Suite file to write (default: INPUT with the format's suffix, in the current folder).")
-@click.option("--suite", default="ragability", show_default=True, metavar="NAME|PATH",
-              help="Suite spec: a shipped name (see checks/) or a path.")
+@click.option("--suite", metavar="NAME|PATH",
+              help="Suite spec: a shipped name (see checks/) or a path (default: the converter spec's "
+                   "default_suite, else ragability).")
 @click.option("--prompts", "prompts_out", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to write the prompt file the suite needs (default: OUTPUT stem + .prompts.hjson).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS),
@@ -60,7 +61,7 @@ def main() -> None:
               help="Keep only questions whose two statements are in different passages "
                    "(WikiContradict input).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the summary.")
-def convert(input_file: Path, output: Path | None, suite: str, prompts_out: Path | None, fmt: str | None,
+def convert(input_file: Path, output: Path | None, suite: str | None, prompts_out: Path | None, fmt: str | None,
             converter: str | None, to_corpus: Path | None, conflict: str | None,
             different_passages_only: bool, quiet: bool) -> None:
     """Convert a corpus INPUT (e.g. v0d4.tsv) into a test suite (v0d4.hjson) and its prompt file."""
@@ -75,6 +76,7 @@ def convert(input_file: Path, output: Path | None, suite: str, prompts_out: Path
         else:
             fmt = fmt or (format_for(output) if output else "hjson")
             out = output or Path(input_file.stem + "." + fmt)
+            suite = suite or conv_summary.default_suite or "ragability"
             summary, prompts_path = compile_suite(instances, out, suite, fmt, prompts_out)
             lines += summary.lines()
             lines.append(f"wrote {summary.items} items to {out} and prompts to {prompts_path}")

@@ -32,6 +32,7 @@ class ConvertSummary:
     source: str
     converter: str
     records_read: int = 0
+    default_suite: str | None = None
     instances: int = 0
     excluded: Counter[str] = field(default_factory=Counter)
     merged: int = 0
@@ -72,8 +73,8 @@ def register_converter(name: str, sniff: SniffFunc | None = None) -> Callable[[C
     return deco
 
 
-def guess_converter_spec(path: str | Path) -> Spec:
-    """The first shipped converter spec whose converter recognises ``path``, else the default."""
+def sniff_converter_spec(path: str | Path) -> Spec | None:
+    """The first shipped converter spec whose converter recognises ``path``, if any."""
     src = Path(path)
     if src.is_file():
         for spec_file in sorted(data_dir("converters").glob("*.hjson")):
@@ -81,7 +82,12 @@ def guess_converter_spec(path: str | Path) -> Spec:
             sniff = SNIFFERS.get(spec["converter"])
             if sniff is not None and spec.name != DEFAULT_CONVERTER_SPEC and sniff(src, spec):
                 return spec
-    return load_converter_spec(DEFAULT_CONVERTER_SPEC)
+    return None
+
+
+def guess_converter_spec(path: str | Path) -> Spec:
+    """The shipped converter spec that recognises ``path``, else the Ragability v0.4 spec."""
+    return sniff_converter_spec(path) or load_converter_spec(DEFAULT_CONVERTER_SPEC)
 
 
 DEFAULT_CONVERTER_SPEC = "ragability-v0.4"
@@ -111,7 +117,12 @@ def read_instances(path: str | Path, spec: str | Path | Spec | None = None,
     src = Path(path)
     if not src.is_file():
         raise InputError(f"{path}: no such file")
-    return func(src, loaded, options)
+    instances, summary = func(src, loaded, options)
+    default = loaded.get("default_suite")
+    if default:
+        shipped = "/" not in default and not default.endswith(".hjson")
+        summary.default_suite = default if shipped else str(loaded.path.parent / default)
+    return instances, summary
 
 
 # --------------------------------------------------------------------------- the table converter

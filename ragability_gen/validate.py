@@ -9,7 +9,7 @@ from typing import Any
 from . import schemas
 from .checkfuncs import CHECKS
 from .compile import Suite, prompts_path_for
-from .convert import read_instances
+from .convert import read_instances, sniff_converter_spec
 from .errors import RagabilityGenError, SchemaError
 from .fileio import load_data, read_records
 from .specs import Spec, load_converter_spec, load_prompts
@@ -21,7 +21,7 @@ def detect_kind(path: str | Path) -> str:
     """Guess what kind of file ``path`` is from its suffix and content."""
     p = Path(path)
     suffix = p.suffix.lower()
-    if suffix in (".tsv", ".csv"):
+    if suffix in (".tsv", ".csv") or sniff_converter_spec(p) is not None:
         return "corpus"
     if suffix == ".jsonl":
         first = next(iter(read_records(p)), {})

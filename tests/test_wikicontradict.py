@@ -544,3 +544,17 @@ def test_prompts_use_the_paper_wording() -> None:
     assert judge["user"].count("\nevaluation: ") == 8
     assert judge["user"].endswith("Testing instance\nquestion: ${query}\ncorrect_answers: ${check_for}\n"
                                   "response: ${answer}\ncomment:")
+
+
+def test_convert_picks_the_converter_spec_default_suite(cli, tmp_path: Path) -> None:
+    result = cli("convert", SAMPLE, "-o", "wc.hjson")
+    assert result.exit_code == 0, result.output
+    items = read_records(tmp_path / "wc.hjson")
+    assert {i["qid"].split("-")[1] for i in items} == {"t1", "t2", "t3", "t4", "t5", "t5.1", "t5.2"}
+    assert "with suite spec 'wikicontradict'" in (tmp_path / "wc.hjson").read_text(encoding="utf-8").splitlines()[0]
+
+
+def test_validate_recognises_the_json_release(cli) -> None:
+    result = cli("validate", DATA / "appendix_e.json")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"{DATA / 'appendix_e.json'}: valid corpus (")
