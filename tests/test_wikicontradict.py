@@ -23,6 +23,13 @@ GUESSED = ("reasoning type guessed from the answers for {n} instances (the input
            "they are tagged wc_reasoning_guessed")
 
 
+def write_csv(path: Path, rows: list[dict[str, str]]) -> None:
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+
+
 def sample_rows() -> dict[str, dict[str, str]]:
     with open(SAMPLE, encoding="utf-8", newline="") as fh:
         return {r["question_ID"]: r for r in csv.DictReader(fh)}
@@ -128,10 +135,7 @@ def test_identical_passages_marked_different_are_excluded_too(tmp_path: Path) ->
     rows = sample_rows()
     row = dict(rows["225"], context2=rows["225"]["context1"] + "  ")
     path = tmp_path / "wc.csv"
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(row))
-        w.writeheader()
-        w.writerow(row)
+    write_csv(path, [row])
     instances, summary = read_instances(path, "wikicontradict")
     assert instances == []
     assert dict(summary.excluded) == {
@@ -268,20 +272,14 @@ def test_bad_input_exact_messages(cli, tmp_path: Path, fixture: str, problems: l
 def test_ref_answer_tolerates_space_around_the_separator(tmp_path: Path) -> None:
     row = dict(sample_rows()["24"], ref_answer=" Nine | Eight ")
     path = tmp_path / "wc.csv"
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(row))
-        w.writeheader()
-        w.writerow(row)
+    write_csv(path, [row])
     assert len(read_instances(path, "wikicontradict")[0]) == 1
 
 
 def test_extra_and_partial_revised_columns(tmp_path: Path) -> None:
     row = dict(sample_rows()["24"], note="x", context1_revised="Eight cities.")
     path = tmp_path / "wc.csv"
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(row))
-        w.writeheader()
-        w.writerow(row)
+    write_csv(path, [row])
     with pytest.raises(InputError) as err:
         read_instances(path, "wikicontradict")
     assert err.value.problems == [
@@ -289,19 +287,13 @@ def test_extra_and_partial_revised_columns(tmp_path: Path) -> None:
         f"{path}: line 1: missing column 'answer_revised' (needed with column 'context1_revised')",
     ]
     row.update(context2_revised="", answer_revised="Eight")
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(row))
-        w.writeheader()
-        w.writerow(row)
+    write_csv(path, [row])
     with pytest.raises(InputError) as err:
         read_instances(path, "wikicontradict")
     assert err.value.problems == [f"{path}: row 1 (question_ID 24, line 2), column context2_revised: must not "
                                   "be empty when column context1_revised is given"]
     row["context2_revised"] = "Eight cities, listed."
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(row))
-        w.writeheader()
-        w.writerow(row)
+    write_csv(path, [row])
     (inst,), summary = read_instances(path, "wikicontradict")
     assert set(inst.contexts) == {"1", "2", "1r", "2r"}
     assert summary.warnings[0] == f"{path}: ignored columns the converter spec does not map: note"
@@ -310,10 +302,7 @@ def test_extra_and_partial_revised_columns(tmp_path: Path) -> None:
 def test_unknown_contradict_type_i(tmp_path: Path) -> None:
     row = dict(sample_rows()["24"], Contradict_type_I="Mood")
     path = tmp_path / "wc.csv"
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(row))
-        w.writeheader()
-        w.writerow(row)
+    write_csv(path, [row])
     with pytest.raises(InputError) as err:
         read_instances(path, "wikicontradict")
     assert err.value.problems == [f"{path}: row 1 (question_ID 24, line 2), column Contradict_type_I: unknown "
