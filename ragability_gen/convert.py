@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,24 +53,46 @@ ConverterFunc = Callable[[Path, Spec, dict[str, Any]], tuple[list[Instance], Con
 SniffFunc = Callable[[Path, Spec], bool]
 CONVERTERS: dict[str, ConverterFunc] = {}
 SNIFFERS: dict[str, SniffFunc] = {}
+OPTIONS: dict[str, Mapping[str, tuple[str, ...]]] = {}
 
 
-def register_converter(name: str, sniff: SniffFunc | None = None) -> Callable[[ConverterFunc], ConverterFunc]:
+def register_converter(name: str, sniff: SniffFunc | None = None,
+                       options: Mapping[str, tuple[str, ...]] | None = None
+                       ) -> Callable[[ConverterFunc], ConverterFunc]:
     """Register a converter function under ``name`` so converter specs can select it.
 
     Args:
         name: The value of a converter spec's ``converter`` field.
         sniff: Optional test whether a file looks like input for a spec of this converter; used to
             pick a shipped converter spec when the user names none.
+        options: The options the converter takes and their allowed values; ``read_instances``
+            rejects any other option or value before the converter runs.
     """
 
     def deco(func: ConverterFunc) -> ConverterFunc:
         CONVERTERS[name] = func
+        OPTIONS[name] = dict(options or {})
         if sniff is not None:
             SNIFFERS[name] = sniff
         return func
 
     return deco
+
+
+def _option_problems(path: str | Path, spec: Spec, options: dict[str, Any]) -> list[str]:
+    known = OPTIONS[spec["converter"]]
+    given = {k: v for k, v in options.items() if v is not None}
+    if given and not known:
+        shown = ", ".join(f"{k}={v}" for k, v in sorted(given.items()))
+        return [f"{path}: option {shown} does not apply to converter spec {spec.name!r}"]
+    problems = []
+    for key, value in given.items():
+        if key not in known:
+            problems.append(f"unknown option {key!r} for converter {spec['converter']!r} "
+                            f"(known: {', '.join(known)})")
+        elif value not in known[key]:
+            problems.append(f"option {key}: unknown value {value!r} (use one of {', '.join(known[key])})")
+    return problems
 
 
 def sniff_converter_spec(path: str | Path) -> Spec | None:
@@ -117,6 +139,9 @@ def read_instances(path: str | Path, spec: str | Path | Spec | None = None,
     src = Path(path)
     if not src.is_file():
         raise InputError(f"{path}: no such file")
+    problems = _option_problems(path, loaded, options)
+    if problems:
+        raise InputError(problems)
     instances, summary = func(src, loaded, options)
     default = loaded.get("default_suite")
     if default:
@@ -179,9 +204,6 @@ def row_schema(spec: Spec) -> dict[str, Any]:
 def convert_table(path: Path, spec: Spec, options: dict[str, Any]) -> tuple[list[Instance], ConvertSummary]:
     """One instance per table row; see converters/ragability-v0.4.hjson for the mapping."""
     name = str(path)
-    if options:
-        given = ", ".join(f"{k}={v}" for k, v in sorted(options.items()))
-        raise InputError(f"{name}: option {given} does not apply to converter spec {spec.name!r}")
     table = read_table(path, "\t" if spec["format"] == "tsv" else ",")
     known = table_columns(spec)
     policy = spec.get("extra_columns", "error")
@@ -333,9 +355,6 @@ def _sniff_instances(path: Path, spec: Spec) -> bool:
 def convert_instances(path: Path, spec: Spec, options: dict[str, Any]) -> tuple[list[Instance], ConvertSummary]:
     """Read canonical instances, one JSON object per line (what ``write_corpus`` writes to ``.jsonl``)."""
     name = str(path)
-    if options:
-        given = ", ".join(f"{k}={v}" for k, v in sorted(options.items()))
-        raise InputError(f"{name}: option {given} does not apply to converter spec {spec.name!r}")
     records = read_records(path, "jsonl")
     problems = schemas.record_problems(records, "instance", lambda i: f"{name}: record {i + 1}")
     if problems:
