@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -19,26 +20,36 @@ FILE_KINDS = ("corpus", "instances", "suite", "prompts", "suite-spec", "converte
 
 def detect_kind(path: str | Path) -> str:
     """Guess what kind of file ``path`` is from its suffix and content."""
+    return _detect(path)[0]
+
+
+def _detect(path: str | Path) -> tuple[str, Any]:
+    """The kind of file, and its parsed content when telling the kind needed it (so it is read once)."""
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix in (".tsv", ".csv") or sniff_converter_spec(p) is not None:
-        return "corpus"
+        return "corpus", None
     if suffix == ".jsonl":
-        first = next(iter(read_records(p)), {})
-        return "suite" if "qid" in first else "instances"
+        with open(p, encoding="utf-8", errors="replace") as fh:
+            first = next((line for line in fh if line.strip()), "{}")
+        try:
+            record = json.loads(first)
+        except json.JSONDecodeError:
+            record = {}
+        return ("suite" if isinstance(record, dict) and "qid" in record else "instances"), None
     data = load_data(p)
     if isinstance(data, dict):
         if "variants" in data:
-            return "suite-spec"
+            return "suite-spec", None
         if "converter" in data:
-            return "converter-spec"
+            return "converter-spec", None
     if isinstance(data, list) and data and isinstance(data[0], dict):
         if "qid" in data[0]:
-            return "suite"
+            return "suite", data
         if "pid" in data[0]:
-            return "prompts"
+            return "prompts", None
         if "contexts" in data[0]:
-            return "instances"
+            return "instances", None
     raise RagabilityGenError(f"{path}: cannot tell what kind of file this is; give --kind "
                              f"({', '.join(FILE_KINDS)})")
 
@@ -51,7 +62,9 @@ def validate_file(path: str | Path, kind: str | None = None,
         (kind, problems, description): problems is empty when the file is valid; description
         says what was checked, e.g. "24 rows".
     """
-    kind = kind or detect_kind(path)
+    data = None
+    if kind is None:
+        kind, data = _detect(path)
     try:
         if kind == "corpus":
             instances, summary = read_instances(path, converter)
@@ -60,7 +73,7 @@ def validate_file(path: str | Path, kind: str | None = None,
             instances, _ = read_instances(path, "instances")
             return kind, [], f"{len(instances)} instances"
         if kind == "suite":
-            recs = read_records(path)
+            recs = data if data is not None else read_records(path)
             return kind, suite_problems(recs, str(path)), f"{len(recs)} items"
         if kind == "prompts":
             prompts = load_prompts(path)
