@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +30,6 @@ def read_table(path: str | Path, delimiter: str = "\t") -> Table:
     """Parse a delimited file; every layout problem is collected and raised as one InputError."""
     name = str(path)
     text = read_text(path)
-    lines = text.splitlines(keepends=True)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     problems: list[str] = []
     header: list[str] | None = None
@@ -41,7 +41,7 @@ def read_table(path: str | Path, delimiter: str = "\t") -> Table:
         except StopIteration:
             break
         except csv.Error as e:
-            col = _quote_problem(lines, start - 1, delimiter)
+            col = _quote_problem(_physical_lines(text), start - 1, delimiter)
             where = f"column {_colname(header, col[0])}, " if col else ""
             detail = col[1] if col else str(e)
             problems.append(f"{name}: line {start}, {where}{detail}; reading stopped here")
@@ -67,6 +67,11 @@ def read_table(path: str | Path, delimiter: str = "\t") -> Table:
         raise InputError(problems)
     assert header is not None
     return Table(name, header, rows)
+
+
+def _physical_lines(text: str) -> list[str]:
+    """Lines as csv counts them (ended by CR, LF or CRLF only, unlike str.splitlines)."""
+    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)
 
 
 def _colname(header: Sequence[str] | None, index: int) -> str:

@@ -162,6 +162,10 @@ BAD_CASES = {
          "first on line 2"],
     ),
     "empty file": ("", ["bad.tsv: line 1: the file is empty (no header row)"]),
+    "unclosed quote after a unicode line separator": (
+        tsv_text([row(context_2="a\u2028b\x85c"), row(contradiction_ID="14", context_1='"A Cap')]),
+        ["bad.tsv: line 3, column 6 (context_1), quote opened here is never closed; reading stopped here"],
+    ),
     "problems on several rows": (
         tsv_text([row(c2xq="QEU"), row(contradiction_ID="14", context_1=""), row(contradiction_ID="15")]),
         ['bad.tsv: line 2, column 5 (c2xq): unknown annotation "QEU" (allowed: qeu, qea, qiu, qia, qn)',
