@@ -213,7 +213,7 @@ def read_records(path: str | Path, fmt: str | None = None) -> list[dict[str, Any
     data = load_data(path)
     if not isinstance(data, list):
         raise InputError(f"{path}: expected a list of records, got {type(data).__name__}")
-    bad = [f"{path}: item {i}: expected an object, got {type(r).__name__}"
+    bad = [f"{path}: record {i}: expected an object, got {type(r).__name__}"
            for i, r in enumerate(data, 1) if not isinstance(r, dict)]
     if bad:
         raise InputError(bad)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -26,7 +25,7 @@ from typing import Any
 
 from .convert import ConvertSummary, register_converter
 from .errors import InputError, SpecError
-from .fileio import read_text
+from .fileio import read_records
 from .model import Answer, Context, Instance, Provenance
 from .specs import Spec
 from .table import read_table
@@ -410,33 +409,11 @@ def _sniff_json(path: Path, spec: Spec) -> bool:
     return f'"{top}"' in head
 
 
-def _load_records(path: Path) -> list[Any]:
-    text = read_text(path)
-    if path.suffix.lower() == ".jsonl":
-        out, problems = [], []
-        for lineno, line in enumerate(text.splitlines(), 1):
-            if line.strip():
-                try:
-                    out.append(json.loads(line))
-                except json.JSONDecodeError as e:
-                    problems.append(f"{path}: line {lineno}, column {e.colno}: {e.msg}")
-        if problems:
-            raise InputError(problems)
-        return out
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"{path}: line {e.lineno}, column {e.colno}: {e.msg}") from None
-    if not isinstance(data, list):
-        raise InputError(f"{path}: expected a list of records, got {type(data).__name__}")
-    return data
-
-
 @register_converter("wikicontradict-json", sniff=_sniff_json, options=OPTIONS)
 def convert_json(path: Path, spec: Spec, options: dict[str, Any]) -> tuple[list[Instance], ConvertSummary]:
     """One instance per question of every record; see converters/wikicontradict-json.hjson."""
     name = str(path)
-    records = _load_records(path)
+    records = read_records(path, "jsonl" if path.suffix.lower() == ".jsonl" else "json")
     fields: dict[str, str | list[str]] = spec["fields"]
     labels = spec.get("taxonomy_labels", {})
     valid_values = {_norm(v).casefold() for v in spec.get("valid_values", [])}
@@ -459,9 +436,6 @@ def convert_json(path: Path, spec: Spec, options: dict[str, Any]) -> tuple[list[
 
     for r, record in enumerate(records, 1):
         where = f"{name}: record {r}"
-        if not isinstance(record, dict):
-            problems.append(f"{where}: expected an object, got {type(record).__name__}")
-            continue
         valid = _text(first(record, "valid")[0]).strip()
         if valid and valid_values and _norm(valid).casefold() not in valid_values:
             questions_in = _count_questions(record, fields)
