@@ -51,3 +51,9 @@ def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def _private_llm_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep every test's LLM response cache out of the user's cache folder and away from other tests."""
+    monkeypatch.setenv("RAGABILITY_GEN_CACHE", str(tmp_path_factory.mktemp("cache") / "llm-cache.sqlite"))

@@ -1,0 +1,380 @@
+"""The LLM layer: one small async interface over the ``openai`` client for any OpenAI-compatible endpoint.
+
+Every stage that talks to a model (generate, query, check) goes through :class:`LLM`. It adds what the
+stages need and the bare client lacks: bounded concurrency, token and cost accounting, an on-disk response
+cache (so a re-run costs nothing), and JSON replies validated against a JSON Schema. Retries with
+exponential backoff on 429, 5xx and timeouts, honouring Retry-After, are the ``openai`` client's own; the
+layer only counts them, through an httpx event hook.
+
+API keys are read from the environment when a client is made and are never stored in a spec, a cache
+entry, an error message or a result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import re
+import sqlite3
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from .errors import LLMError
+
+Message = dict[str, str]
+
+#: Providers reachable through an OpenAI-compatible endpoint: default base URL and API-key variable.
+#: A model named ``provider/model`` (python-ragability's naming) is sent to that endpoint as ``model``.
+PROVIDERS: dict[str, tuple[str | None, str | None]] = {
+    "openai": ("https://api.openai.com/v1", "OPENAI_API_KEY"),
+    "anthropic": ("https://api.anthropic.com/v1/", "ANTHROPIC_API_KEY"),
+    "gemini": ("https://generativelanguage.googleapis.com/v1beta/openai/", "GEMINI_API_KEY"),
+    "groq": ("https://api.groq.com/openai/v1", "GROQ_API_KEY"),
+    "mistral": ("https://api.mistral.ai/v1", "MISTRAL_API_KEY"),
+    "deepseek": ("https://api.deepseek.com/v1", "DEEPSEEK_API_KEY"),
+    "openrouter": ("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"),
+    "together_ai": ("https://api.together.xyz/v1", "TOGETHERAI_API_KEY"),
+    "ollama": ("http://localhost:11434/v1", None),
+    "ollama_chat": ("http://localhost:11434/v1", None),
+    "hosted_vllm": (None, None),
+    "llamacpp": (None, None),
+}
+
+
+@dataclass(frozen=True)
+class LLMSpec:
+    """How to reach one model. ``alias`` names it in results; ``model`` is what the endpoint is sent."""
+
+    alias: str
+    model: str
+    base_url: str
+    api_key_env: str | None = None
+    temperature: float | None = None
+    max_tokens: int | None = None
+    top_p: float | None = None
+    seed: int | None = None
+    timeout: float = 120.0
+    max_retries: int = 8
+    cost_per_prompt_token: float = 0.0
+    cost_per_completion_token: float = 0.0
+    structured_output: bool | None = None  # None: use it, and fall back if the endpoint refuses it
+
+    def params(self) -> dict[str, Any]:
+        """The sampling parameters sent with every request (unset ones are left to the endpoint)."""
+        p = {"temperature": self.temperature, "max_tokens": self.max_tokens, "top_p": self.top_p, "seed": self.seed}
+        return {k: v for k, v in p.items() if v is not None}
+
+
+def spec_for(name: str, *, base_url: str | None = None, api_key_env: str | None = None,
+             **settings: Any) -> LLMSpec:
+    """Build a spec from a model name as given on the command line.
+
+    ``provider/model`` with a known provider (``openai/gpt-4o-mini``) takes that provider's endpoint and
+    key variable unless ``base_url``/``api_key_env`` are given; the provider prefix is not sent. Any other
+    name is sent as is and needs ``base_url``.
+    """
+    provider, _, rest = name.partition("/")
+    model = name
+    default_url, default_env = None, None
+    if rest and provider in PROVIDERS:
+        model = rest
+        default_url, default_env = PROVIDERS[provider]
+    url = base_url or default_url
+    if not url:
+        raise LLMError(f"{name}: no endpoint: give --base-url (or api_url in the config), or name a known "
+                       f"provider as provider/model ({', '.join(p for p, (u, _) in PROVIDERS.items() if u)})")
+    return LLMSpec(alias=name, model=model, base_url=url, api_key_env=api_key_env or default_env,
+                   **{k: v for k, v in settings.items() if v is not None})
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One reply: its text, its token usage and cost, and whether it came from the cache."""
+
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+    cached: bool = False
+    finish_reason: str | None = None
+
+
+@dataclass
+class Usage:
+    """What one model has cost so far: calls, cache hits, HTTP attempts by status, tokens and money."""
+
+    calls: int = 0
+    cache_hits: int = 0
+    failed: int = 0
+    http_requests: int = 0
+    http_status: Counter[int] = field(default_factory=Counter)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+
+    @property
+    def retries(self) -> int:
+        """HTTP attempts beyond the first of each call that reached the network."""
+        return max(0, self.http_requests - (self.calls - self.cache_hits))
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["http_status"] = {str(k): v for k, v in sorted(self.http_status.items())}
+        d["retries"] = self.retries
+        return d
+
+
+def default_cache_path() -> Path:
+    """``$RAGABILITY_GEN_CACHE``, else ``$XDG_CACHE_HOME/ragability-gen/llm-cache.sqlite``."""
+    if os.environ.get("RAGABILITY_GEN_CACHE"):
+        return Path(os.environ["RAGABILITY_GEN_CACHE"])
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "ragability-gen" / "llm-cache.sqlite"
+
+
+class ResponseCache:
+    """Replies on disk, keyed by endpoint, model, messages and parameters (never by or with a key).
+
+    SQLite gives atomic, durable writes, so a run killed at any point leaves a usable cache.
+    """
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        except (OSError, sqlite3.Error) as e:
+            raise LLMError(f"{self.path}: cannot open the response cache: {e}") from None
+
+    @staticmethod
+    def key(spec: LLMSpec, messages: Sequence[Message], extra: dict[str, Any]) -> str:
+        material = {"base_url": spec.base_url.rstrip("/"), "model": spec.model, "messages": list(messages),
+                    "params": {**spec.params(), **extra}}
+        return hashlib.sha256(json.dumps(material, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT value FROM replies WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def put(self, key: str, value: dict[str, Any]) -> None:
+        self._db.execute("INSERT OR REPLACE INTO replies VALUES (?, ?)", (key, json.dumps(value)))
+
+    def __len__(self) -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM replies").fetchone()[0])
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class LLM:
+    """One model behind an OpenAI-compatible endpoint, with bounded concurrency, retries, cache and usage.
+
+    Args:
+        spec: how to reach the model.
+        cache: replies are looked up here first and stored after success; ``None`` disables caching.
+        concurrency: at most this many requests to this model in flight.
+    """
+
+    def __init__(self, spec: LLMSpec, *, cache: ResponseCache | None = None, concurrency: int = 8):
+        self.spec = spec
+        self.cache = cache
+        self.usage = Usage()
+        self._concurrency = max(1, concurrency)
+        self._sem: asyncio.Semaphore | None = None
+        self._client: Any = None
+        self._secret: str | None = None
+        self._structured = spec.structured_output
+
+    def _api_key(self) -> str:
+        env = self.spec.api_key_env
+        if env is None:
+            return "no-key"  # local endpoints need none, but the client insists on a value
+        key = os.environ.get(env)
+        if not key:
+            raise LLMError(f"{self.spec.alias}: the API key variable {env} is not set in the environment")
+        self._secret = key
+        return key
+
+    def _ensure_client(self) -> Any:
+        if self._client is None:
+            import openai  # imported here so commands that never call a model start fast
+
+            async def count(response: Any) -> None:
+                self.usage.http_requests += 1
+                self.usage.http_status[response.status_code] += 1
+
+            async def count_sent(request: Any) -> None:
+                request.extensions["ragability_sent"] = True
+
+            http = openai.DefaultAsyncHttpxClient(event_hooks={"request": [count_sent], "response": [count]})
+            self._client = openai.AsyncOpenAI(base_url=self.spec.base_url, api_key=self._api_key(),
+                                              timeout=self.spec.timeout, max_retries=self.spec.max_retries,
+                                              http_client=http)
+            self._sem = asyncio.Semaphore(self._concurrency)
+        return self._client
+
+    def _scrub(self, text: str) -> str:
+        return text.replace(self._secret, "***") if self._secret else text
+
+    async def complete(self, messages: Sequence[Message], *, schema: dict[str, Any] | None = None,
+                       schema_name: str = "reply") -> Completion:
+        """Send one chat request (or answer it from the cache) and return the reply.
+
+        With ``schema``, structured output is requested where the endpoint supports it; the caller still
+        validates the reply (see :func:`complete_json`).
+
+        Raises:
+            LLMError: the endpoint failed after all retries, or refused the request.
+        """
+        client = self._ensure_client()
+        fmt = None
+        if schema is not None and self._structured is not False:
+            fmt = {"type": "json_schema", "json_schema": {"name": schema_name, "schema": schema}}
+        key = ResponseCache.key(self.spec, messages, {"response_format": fmt} if fmt else {})
+        self.usage.calls += 1
+        if self.cache is not None and (hit := self.cache.get(key)) is not None:
+            self.usage.cache_hits += 1
+            return Completion(hit["text"], hit.get("prompt_tokens", 0), hit.get("completion_tokens", 0), 0.0,
+                              True, hit.get("finish_reason"))
+        assert self._sem is not None
+        async with self._sem:
+            try:
+                resp = await self._create(client, messages, fmt)
+            except LLMError:
+                self.usage.failed += 1
+                raise
+            if resp is None:  # the endpoint refused structured output: ask again without it
+                self._structured = False
+                self.usage.calls -= 1
+                return await self.complete(messages, schema=None)
+        choice = resp.choices[0] if resp.choices else None
+        text = (choice.message.content or "") if choice else ""
+        pt = getattr(resp.usage, "prompt_tokens", 0) or 0
+        ct = getattr(resp.usage, "completion_tokens", 0) or 0
+        cost = pt * self.spec.cost_per_prompt_token + ct * self.spec.cost_per_completion_token
+        self.usage.prompt_tokens += pt
+        self.usage.completion_tokens += ct
+        self.usage.cost += cost
+        done = Completion(text, pt, ct, cost, False, choice.finish_reason if choice else None)
+        if self.cache is not None:
+            self.cache.put(key, {"text": text, "prompt_tokens": pt, "completion_tokens": ct,
+                                 "finish_reason": done.finish_reason})
+        return done
+
+    async def _create(self, client: Any, messages: Sequence[Message], fmt: dict[str, Any] | None) -> Any:
+        import openai
+
+        kwargs: dict[str, Any] = {"model": self.spec.model, "messages": list(messages), **self.spec.params()}
+        if fmt:
+            kwargs["response_format"] = fmt
+        try:
+            return await client.chat.completions.create(**kwargs)
+        except openai.BadRequestError as e:
+            if fmt and self._structured is None:
+                return None
+            raise LLMError(self._scrub(f"{self.spec.alias}: request refused (HTTP 400): {_brief(e)}")) from None
+        except openai.APIStatusError as e:
+            retried = e.status_code in (408, 409, 429) or e.status_code >= 500
+            after = f" after {self.spec.max_retries} retries" if retried else ""
+            raise LLMError(self._scrub(f"{self.spec.alias}: HTTP {e.status_code}{after}: {_brief(e)}")) from None
+        except openai.APITimeoutError:
+            raise LLMError(f"{self.spec.alias}: timed out after {self.spec.timeout:g} s, "
+                           f"{self.spec.max_retries} retries") from None
+        except openai.APIConnectionError as e:
+            raise LLMError(self._scrub(f"{self.spec.alias}: cannot connect to {self.spec.base_url} after "
+                                       f"{self.spec.max_retries} retries: {_brief(e)}")) from None
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+
+def _brief(e: Exception) -> str:
+    """The endpoint's own error message, on one line and short."""
+    body = getattr(e, "body", None)
+    text = None
+    if isinstance(body, dict):
+        inner = body.get("error")
+        text = body.get("message") or (inner.get("message") if isinstance(inner, dict) else inner)
+    text = " ".join(str(text or getattr(e, "message", None) or e).split())
+    return text[:300]
+
+
+_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
+
+
+def parse_json_reply(text: str) -> Any:
+    """Read a JSON value from a reply, tolerating a Markdown code fence and text around one object.
+
+    Raises:
+        ValueError: no JSON value can be read.
+    """
+    body = text.strip()
+    if m := _FENCE.match(body):
+        body = m.group(1)
+    try:
+        return json.loads(body)
+    except json.JSONDecodeError as e:
+        start, end = body.find("{"), body.rfind("}")
+        if 0 <= start < end:
+            try:
+                return json.loads(body[start:end + 1])
+            except json.JSONDecodeError:
+                pass
+        raise ValueError(f"not JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
+
+
+def schema_errors(value: Any, schema: dict[str, Any]) -> list[str]:
+    """Every way ``value`` breaks ``schema``, as short messages naming the field."""
+    validator = jsonschema.Draft7Validator(schema)
+    out = []
+    for err in sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path)):
+        where = "/".join(str(p) for p in err.absolute_path)
+        out.append(f"{where}: {err.message}" if where else err.message)
+    return out
+
+
+@dataclass
+class JSONReply:
+    """A schema-valid JSON reply, the completions it took, and why the rejected ones were rejected."""
+
+    value: Any
+    completions: list[Completion]
+    problems: list[str]
+
+
+async def complete_json(llm: LLM, messages: Sequence[Message], schema: dict[str, Any], *, attempts: int = 3,
+                        schema_name: str = "reply") -> JSONReply:
+    """Ask for a JSON object matching ``schema``; an invalid reply is sent back with the errors and retried.
+
+    Raises:
+        LLMError: no valid reply within ``attempts`` (the message lists why each was rejected).
+    """
+    convo = list(messages)
+    completions: list[Completion] = []
+    problems: list[str] = []
+    for attempt in range(1, attempts + 1):
+        done = await llm.complete(convo, schema=schema, schema_name=schema_name)
+        completions.append(done)
+        try:
+            value = parse_json_reply(done.text)
+            errors = schema_errors(value, schema)
+        except ValueError as e:
+            errors = [str(e)]
+        if not errors:
+            return JSONReply(value, completions, problems)
+        problems.append(f"attempt {attempt}: invalid reply: {'; '.join(errors)}")
+        convo = [*convo, {"role": "assistant", "content": done.text},
+                 {"role": "user", "content": "That reply is not valid: " + "; ".join(errors)
+                  + ". Reply again with only a JSON object that matches the schema."}]
+    raise LLMError(f"{llm.spec.alias}: no valid JSON reply in {attempts} attempts ({'; '.join(problems)})")

@@ -1,0 +1,215 @@
+"""A scripted OpenAI-compatible HTTP server on 127.0.0.1, for tests, benchmarks and offline demos.
+
+The server speaks ``POST /v1/chat/completions`` and ``GET /v1/models`` like any OpenAI-compatible
+endpoint, so the code under test talks to it through the real ``openai`` client. What it answers is
+decided by a Python function (``responder``) that sees each request body and returns a :class:`Reply`:
+text, an HTTP error status with headers (429 with Retry-After), a delay (latency, timeouts) or a raw body
+(malformed JSON). Every request is recorded, headers included, so tests can count and inspect them.
+
+Run ``python -m ragability_gen.testing --latency 0.1`` to serve a canned responder from a separate
+process (benchmarks use this so server and client do not share one interpreter).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    """What the server answers to one request."""
+
+    content: str = ""
+    status: int = 200
+    delay: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
+    body: str | None = None  # sent verbatim instead of a chat completion (status still applies)
+    prompt_tokens: int = 10
+    completion_tokens: int = 5
+
+
+Responder = Callable[[dict[str, Any]], "Reply | str"]
+
+
+@dataclass
+class Recorded:
+    """One request as the server saw it."""
+
+    body: dict[str, Any]
+    headers: dict[str, str]
+    time: float
+
+
+def completion_body(content: str, model: str, prompt_tokens: int = 10, completion_tokens: int = 5) -> dict[str, Any]:
+    """A chat-completion response body as OpenAI-compatible servers send it."""
+    return {
+        "id": "chatcmpl-scripted", "object": "chat.completion", "created": 0, "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                  "total_tokens": prompt_tokens + completion_tokens},
+    }
+
+
+class ScriptedServer:
+    """An OpenAI-compatible server whose replies come from ``responder``; use as a context manager.
+
+    Args:
+        responder: called with each request body (a dict); returns a :class:`Reply` or plain reply text.
+    """
+
+    def __init__(self, responder: Responder, host: str = "127.0.0.1", port: int = 0):
+        self.responder = responder
+        self.requests: list[Recorded] = []
+        self._lock = threading.Lock()
+        self._httpd = ThreadingHTTPServer((host, port), self._handler_class())
+        self._httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    def start(self) -> ScriptedServer:
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                        daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self) -> ScriptedServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+                pass
+
+            def _send(self, status: int, body: str, headers: dict[str, str] | None = None) -> None:
+                data = body.encode("utf-8")
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    for k, v in (headers or {}).items():
+                        self.send_header(k, v)
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (a timeout under test)
+
+            def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+                if self.path.rstrip("/").endswith("/models"):
+                    self._send(200, json.dumps({"object": "list", "data": [{"id": "scripted", "object": "model"}]}))
+                else:
+                    self._send(404, json.dumps({"error": {"message": "not found"}}))
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length)
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    self._send(404, json.dumps({"error": {"message": "not found"}}))
+                    return
+                try:
+                    body = json.loads(raw)
+                except json.JSONDecodeError:
+                    self._send(400, json.dumps({"error": {"message": "request is not JSON"}}))
+                    return
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                with server._lock:
+                    server.requests.append(Recorded(body, headers, time.monotonic()))
+                try:
+                    reply = server.responder(body)
+                except Exception as e:  # a broken script shows as a server error, not a hung client
+                    reply = Reply(status=500, body=json.dumps({"error": {"message": f"responder failed: {e}"}}))
+                if isinstance(reply, str):
+                    reply = Reply(reply)
+                if reply.delay:
+                    time.sleep(reply.delay)
+                if reply.body is not None:
+                    text = reply.body
+                elif reply.status != 200:
+                    text = json.dumps({"error": {"message": f"scripted error {reply.status}",
+                                                 "type": "scripted", "code": reply.status}})
+                else:
+                    text = json.dumps(completion_body(reply.content, str(body.get("model", "")),
+                                                      reply.prompt_tokens, reply.completion_tokens))
+                self._send(reply.status, text, reply.headers)
+
+        return Handler
+
+
+def user_text(body: dict[str, Any]) -> str:
+    """The text of the last user message of a request body."""
+    for m in reversed(body.get("messages", [])):
+        if m.get("role") == "user":
+            content = m.get("content", "")
+            return content if isinstance(content, str) else json.dumps(content)
+    return ""
+
+
+def flaky(responder: Responder, rate: float, seed: int = 0, timeout_delay: float = 0.0) -> Responder:
+    """Wrap ``responder`` so a share ``rate`` of requests fail: 429 (with Retry-After), 500 or a timeout.
+
+    A timeout is a reply delayed by ``timeout_delay`` seconds (set it above the client's timeout); with
+    ``timeout_delay`` 0 the failures are 429 and 500 only.
+    """
+    rng = random.Random(seed)
+    lock = threading.Lock()
+
+    def respond(body: dict[str, Any]) -> Reply | str:
+        with lock:
+            roll, kind = rng.random(), rng.randrange(3 if timeout_delay else 2)
+        if roll >= rate:
+            return responder(body)
+        if kind == 0:
+            return Reply(status=429, headers={"Retry-After": "0", "retry-after-ms": "20"})
+        if kind == 1:
+            return Reply(status=500)
+        reply = responder(body)
+        reply = Reply(reply) if isinstance(reply, str) else reply
+        return Reply(reply.content, delay=timeout_delay)
+
+    return respond
+
+
+def _main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds before each reply")
+    parser.add_argument("--fail-rate", type=float, default=0.0, help="share of requests answered 429/500")
+    args = parser.parse_args()
+
+    def respond(body: dict[str, Any]) -> Reply:
+        text = user_text(body)
+        return Reply(f"Answer about: {text[:40]}", delay=args.latency)
+
+    responder = flaky(respond, args.fail_rate) if args.fail_rate else respond
+    server = ScriptedServer(responder, port=args.port).start()
+    print(server.base_url, flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        server.stop()
+
+
+if __name__ == "__main__":
+    _main()
