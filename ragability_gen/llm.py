@@ -64,7 +64,9 @@ class LLMSpec:
     max_retries: int = 8
     cost_per_prompt_token: float = 0.0
     cost_per_completion_token: float = 0.0
-    structured_output: bool | None = None  # None: use it, and fall back if the endpoint refuses it
+    #: None: ask for a JSON-schema reply format and fall back to none if the endpoint refuses it;
+    #: "json_object": llama.cpp's form ({"type": "json_object", "schema": ...}); False: never ask.
+    structured_output: bool | str | None = None
 
     def params(self) -> dict[str, Any]:
         """The sampling parameters sent with every request (unset ones are left to the endpoint)."""
@@ -192,7 +194,10 @@ class LLM:
         self._sem: asyncio.Semaphore | None = None
         self._client: Any = None
         self._secret: str | None = None
-        self._structured = spec.structured_output
+        # reply formats still to try, best first; the first is used until the endpoint refuses it
+        self._formats: list[str] = {None: ["json_schema", "json_object"], True: ["json_schema"],
+                                    "json_object": ["json_object"]}.get(spec.structured_output, [])  # type: ignore[call-overload]
+        self._probing = spec.structured_output is None
 
     def _api_key(self) -> str:
         env = self.spec.api_key_env
@@ -212,10 +217,7 @@ class LLM:
                 self.usage.http_requests += 1
                 self.usage.http_status[response.status_code] += 1
 
-            async def count_sent(request: Any) -> None:
-                request.extensions["ragability_sent"] = True
-
-            http = openai.DefaultAsyncHttpxClient(event_hooks={"request": [count_sent], "response": [count]})
+            http = openai.DefaultAsyncHttpxClient(event_hooks={"response": [count]})
             self._client = openai.AsyncOpenAI(base_url=self.spec.base_url, api_key=self._api_key(),
                                               timeout=self.spec.timeout, max_retries=self.spec.max_retries,
                                               http_client=http)
@@ -224,6 +226,14 @@ class LLM:
 
     def _scrub(self, text: str) -> str:
         return text.replace(self._secret, "***") if self._secret else text
+
+    def _format(self, schema: dict[str, Any] | None, schema_name: str) -> dict[str, Any] | None:
+        kind = self._formats[0] if schema is not None and self._formats else None
+        if kind == "json_schema":
+            return {"type": "json_schema", "json_schema": {"name": schema_name, "schema": schema}}
+        if kind == "json_object":
+            return {"type": "json_object", "schema": schema}
+        return None
 
     async def complete(self, messages: Sequence[Message], *, schema: dict[str, Any] | None = None,
                        schema_name: str = "reply") -> Completion:
@@ -236,26 +246,26 @@ class LLM:
             LLMError: the endpoint failed after all retries, or refused the request.
         """
         client = self._ensure_client()
-        fmt = None
-        if schema is not None and self._structured is not False:
-            fmt = {"type": "json_schema", "json_schema": {"name": schema_name, "schema": schema}}
-        key = ResponseCache.key(self.spec, messages, {"response_format": fmt} if fmt else {})
         self.usage.calls += 1
-        if self.cache is not None and (hit := self.cache.get(key)) is not None:
-            self.usage.cache_hits += 1
-            return Completion(hit["text"], hit.get("prompt_tokens", 0), hit.get("completion_tokens", 0), 0.0,
-                              True, hit.get("finish_reason"))
-        assert self._sem is not None
-        async with self._sem:
-            try:
-                resp = await self._create(client, messages, fmt)
-            except LLMError:
-                self.usage.failed += 1
-                raise
-            if resp is None:  # the endpoint refused structured output: ask again without it
-                self._structured = False
-                self.usage.calls -= 1
-                return await self.complete(messages, schema=None)
+        while True:
+            fmt = self._format(schema, schema_name)
+            key = ResponseCache.key(self.spec, messages, {"response_format": fmt} if fmt else {})
+            if self.cache is not None and (hit := self.cache.get(key)) is not None:
+                self.usage.cache_hits += 1
+                return Completion(hit["text"], hit.get("prompt_tokens", 0), hit.get("completion_tokens", 0), 0.0,
+                                  True, hit.get("finish_reason"))
+            assert self._sem is not None
+            async with self._sem:
+                try:
+                    resp = await self._create(client, messages, fmt)
+                except LLMError:
+                    self.usage.failed += 1
+                    raise
+            if resp is not None:
+                break
+            # the endpoint refused this reply format: drop it and ask with the next one
+            if self._formats and self._format(schema, schema_name) == fmt:
+                self._formats.pop(0)
         choice = resp.choices[0] if resp.choices else None
         text = (choice.message.content or "") if choice else ""
         pt = getattr(resp.usage, "prompt_tokens", 0) or 0
@@ -276,11 +286,21 @@ class LLM:
         kwargs: dict[str, Any] = {"model": self.spec.model, "messages": list(messages), **self.spec.params()}
         if fmt:
             kwargs["response_format"] = fmt
+        if fmt and self._probing:
+            # Probe without retries: some servers answer an unknown reply format with a 500, which would
+            # otherwise be retried for a minute before the fallback.
+            try:
+                done = await client.with_options(max_retries=0).chat.completions.create(**kwargs)
+                self._probing = False
+                return done
+            except openai.APIStatusError as e:
+                if e.status_code in (400, 422) or "response_format" in str(e):
+                    return None
+            except (openai.APITimeoutError, openai.APIConnectionError):
+                pass
         try:
             return await client.chat.completions.create(**kwargs)
         except openai.BadRequestError as e:
-            if fmt and self._structured is None:
-                return None
             raise LLMError(self._scrub(f"{self.spec.alias}: request refused (HTTP 400): {_brief(e)}")) from None
         except openai.APIStatusError as e:
             retried = e.status_code in (408, 409, 429) or e.status_code >= 500

@@ -187,8 +187,31 @@ def test_structured_output_requested_and_fallback_when_refused() -> None:
     assert first.value == second.value == {"colour": "blue"}
     fmt = server.requests[0].body["response_format"]
     assert fmt == {"type": "json_schema", "json_schema": {"name": "reply", "schema": SCHEMA}}
-    # refused once, then never asked for again
-    assert [("response_format" in r.body) for r in server.requests] == [True, False, False]
+    # json_schema refused, then llama.cpp's json_object form refused, then never asked for again
+    assert [r.body.get("response_format", {}).get("type") for r in server.requests] == [
+        "json_schema", "json_object", None, None]
+
+
+def test_llama_cpp_reply_format() -> None:
+    def llama_cpp(body: dict[str, Any]) -> Reply:
+        if body.get("response_format", {}).get("type") != "json_object":  # as llama-cpp-python's server does
+            return Reply(status=500, body=json.dumps({"error": {"message": "response_format: Input should be "
+                                                                           "'text' or 'json_object'"}}))
+        return Reply('{"colour": "red"}')
+
+    with ScriptedServer(llama_cpp) as server:
+        llm = LLM(spec(server))
+
+        async def go() -> Any:
+            try:
+                return await complete_json(llm, MSG, SCHEMA)
+            finally:
+                await llm.aclose()
+
+        assert run(go()).value == {"colour": "red"}
+    assert [r.body["response_format"] for r in server.requests] == [
+        {"type": "json_schema", "json_schema": {"name": "reply", "schema": SCHEMA}},
+        {"type": "json_object", "schema": SCHEMA}]
 
 
 def test_invalid_json_is_sent_back_with_the_error() -> None:
