@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -11,6 +13,7 @@ from .compile import compile_suite
 from .convert import read_instances, write_corpus
 from .errors import RagabilityGenError
 from .fileio import FORMATS, format_for
+from .llm import default_cache_path
 from .validate import FILE_KINDS, validate_file
 
 
@@ -30,6 +33,40 @@ def _fail(e: RagabilityGenError | OSError) -> Problems:
     if isinstance(e, OSError):
         return Problems([f"{e.filename or ''}: {e.strerror or e}".lstrip(": ")])
     return Problems(e.problems)
+
+
+def llm_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options every command that talks to a model shares: endpoint, sampling, concurrency, cache."""
+    options = [
+        click.option("--config", "llm_config", type=click.Path(dir_okay=False, path_type=Path),
+                     help="LLM config file (hjson; python-ragability's layout: an llms list, providers)."),
+        click.option("--base-url", metavar="URL",
+                     help="OpenAI-compatible endpoint for models named on the command line "
+                          "(default: the provider's, for provider/model names such as openai/gpt-4o-mini)."),
+        click.option("--api-key-env", metavar="VAR",
+                     help="Environment variable holding the API key (default: the provider's, e.g. "
+                          "OPENAI_API_KEY; none for other endpoints). Keys are never read from files."),
+        click.option("--temperature", type=click.FloatRange(min=0), help="Sampling temperature."),
+        click.option("--max-tokens", type=click.IntRange(min=1), help="Longest reply, in tokens."),
+        click.option("--seed", "llm_seed", type=int, help="Sampling seed, for endpoints that support one."),
+        click.option("--concurrency", type=click.IntRange(min=1), default=16, show_default=True,
+                     help="Requests in flight per model."),
+        click.option("--cache", "cache_path", type=click.Path(dir_okay=False, path_type=Path),
+                     help="Response cache file (default: $RAGABILITY_GEN_CACHE, else "
+                          "~/.cache/ragability-gen/llm-cache.sqlite)."),
+        click.option("--no-cache", is_flag=True, help="Neither read nor write the response cache."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def llm_settings(kw: dict[str, Any]) -> dict[str, Any]:
+    """Pop the shared LLM options from a command's keyword arguments, as resolve_llms/open_cache take them."""
+    cache_path, no_cache = kw.pop("cache_path"), kw.pop("no_cache")
+    return {"config": kw.pop("llm_config"), "base_url": kw.pop("base_url"), "api_key_env": kw.pop("api_key_env"),
+            "temperature": kw.pop("temperature"), "max_tokens": kw.pop("max_tokens"), "seed": kw.pop("llm_seed"),
+            "concurrency": kw.pop("concurrency"), "cache": None if no_cache else cache_path or default_cache_path()}
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
