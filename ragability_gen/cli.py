@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import click
+from tqdm import tqdm
 
 from .compile import compile_suite
 from .convert import read_instances, write_corpus
 from .errors import RagabilityGenError
 from .fileio import FORMATS, format_for
-from .llm import default_cache_path
+from .llm import LLM, ResponseCache, default_cache_path
+from .llmconfig import resolve_llms
+from .run import RunSummary, check_results, query_suite
 from .validate import FILE_KINDS, validate_file
 
 
@@ -49,6 +52,8 @@ def llm_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--temperature", type=click.FloatRange(min=0), help="Sampling temperature."),
         click.option("--max-tokens", type=click.IntRange(min=1), help="Longest reply, in tokens."),
         click.option("--seed", "llm_seed", type=int, help="Sampling seed, for endpoints that support one."),
+        click.option("--timeout", type=click.FloatRange(min=0, min_open=True),
+                     help="Seconds to wait for one reply before retrying (default: 120)."),
         click.option("--concurrency", type=click.IntRange(min=1), default=16, show_default=True,
                      help="Requests in flight per model."),
         click.option("--cache", "cache_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -66,6 +71,7 @@ def llm_settings(kw: dict[str, Any]) -> dict[str, Any]:
     cache_path, no_cache = kw.pop("cache_path"), kw.pop("no_cache")
     return {"config": kw.pop("llm_config"), "base_url": kw.pop("base_url"), "api_key_env": kw.pop("api_key_env"),
             "temperature": kw.pop("temperature"), "max_tokens": kw.pop("max_tokens"), "seed": kw.pop("llm_seed"),
+            "timeout": kw.pop("timeout"),
             "concurrency": kw.pop("concurrency"), "cache": None if no_cache else cache_path or default_cache_path()}
 
 
@@ -144,6 +150,86 @@ def validate(files: tuple[Path, ...], kind: str | None, converter: str | None) -
             click.echo(f"{f}: valid {found} ({what})")
     if problems:
         raise Problems(problems)
+
+
+def _open_llms(names: Sequence[str], settings: dict[str, Any]) -> list[LLM]:
+    rest = dict(settings)
+    cache_path, concurrency = rest.pop("cache"), rest.pop("concurrency")
+    cache = ResponseCache(cache_path) if cache_path else None
+    return [LLM(spec, cache=cache, concurrency=concurrency) for spec in resolve_llms(names, **rest)]
+
+
+class _ProgressBar:
+    """A tqdm bar on stderr fed by the library's progress callback (hidden when stderr is not a terminal)."""
+
+    def __init__(self, what: str, quiet: bool):
+        self.bar = tqdm(desc=what, unit="job", disable=True if quiet else None, file=sys.stderr)
+
+    def __call__(self, summary: RunSummary) -> None:
+        self.bar.total = summary.jobs
+        self.bar.n = summary.resumed + summary.done
+        self.bar.set_postfix(errors=sum(summary.errors.values()), cost=f"{summary.cost:.4f}", refresh=False)
+        self.bar.refresh()
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def _run_stage(quiet: bool, what: str, body: Callable[[_ProgressBar], RunSummary]) -> None:
+    bar = _ProgressBar(what, quiet)
+    try:
+        summary = body(bar)
+    except (RagabilityGenError, OSError) as e:
+        raise _fail(e) from None
+    finally:
+        bar.close()
+    if not quiet:
+        for line in summary.lines():
+            click.echo(line, err=True)
+
+
+@main.command()
+@click.argument("suite", metavar="SUITE", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Results file (hjson, json or jsonl by suffix).")
+@click.option("--llm", "llms", metavar="MODEL", multiple=True,
+              help="Testee model; repeat for several (default: every model in --config).")
+@click.option("--prompts", type=click.Path(dir_okay=False, path_type=Path),
+              help="Prompt file (default: the <stem>.prompts.hjson beside SUITE).")
+@llm_options
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+def query(suite: Path, output: Path, llms: tuple[str, ...], prompts: Path | None, quiet: bool, **kw: Any) -> None:
+    """Send every item x prompt id x testee model of SUITE; write the responses to OUTPUT.
+
+    An interrupted run continues where it stopped when started again with the same command.
+    """
+    settings = llm_settings(kw)
+    _run_stage(quiet, "query", lambda bar: query_suite(suite, output, _open_llms(llms, settings),
+                                                        prompts=prompts, progress=bar))
+
+
+@main.command()
+@click.argument("results", metavar="RESULTS", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Checked results file (hjson, json or jsonl by suffix).")
+@click.option("--checker", metavar="MODEL",
+              help="The checker model (a name, or an alias in --config; default: the config's first model). "
+                   "Not needed when no check asks a model.")
+@click.option("--prompts", type=click.Path(dir_okay=False, path_type=Path),
+              help="Prompt file with the checker prompts (default: the <stem>.prompts.hjson beside RESULTS).")
+@llm_options
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+def check(results: Path, output: Path, checker: str | None, prompts: Path | None, quiet: bool, **kw: Any) -> None:
+    """Check the responses in RESULTS (a query output) with the suite's checks; write them to OUTPUT."""
+    settings = llm_settings(kw)
+
+    def body(bar: _ProgressBar) -> RunSummary:
+        model = None
+        if checker or settings["config"]:
+            model = _open_llms([checker] if checker else [], settings)[0]
+        return check_results(results, output, model, prompts=prompts, progress=bar)
+
+    _run_stage(quiet, "check", body)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -218,3 +218,120 @@ def read_records(path: str | Path, fmt: str | None = None) -> list[dict[str, Any
     if bad:
         raise InputError(bad)
     return data
+
+
+class NotStreamable(Exception):
+    """The file is not plain JSON/JSONL records (hand-written hjson, say): read it whole instead."""
+
+
+def stream_records(path: str | Path, fmt: str | None = None, chunk_size: int = 1 << 20) -> Iterator[dict[str, Any]]:
+    """Yield the records of a JSONL file, or of a JSON array (hjson files as this tool writes them), one at a time.
+
+    Memory stays flat in the number of records. Use :func:`record_source` for files of any layout.
+
+    Raises:
+        NotStreamable: the text is not JSON records (possibly after some were yielded).
+    """
+    fmt = fmt or format_for(path)
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        if fmt == "jsonl":
+            for line in fh:
+                if line.strip():
+                    try:
+                        rec = json.loads(line)
+                    except json.JSONDecodeError:
+                        raise NotStreamable(path) from None
+                    if not isinstance(rec, dict):
+                        raise NotStreamable(path)
+                    yield rec
+            return
+        yield from _stream_array(fh, str(path), chunk_size)
+
+
+def _stream_array(fh: IO[str], where: str, chunk_size: int) -> Iterator[dict[str, Any]]:
+    decode = json.JSONDecoder().raw_decode
+    line = fh.readline()
+    while line.lstrip().startswith(("#", "//")) or (line and not line.strip()):
+        line = fh.readline()
+    buf, pos, eof = line, 0, False
+
+    def skip_ws(p: int) -> int:
+        while p < len(buf) and buf[p] in " \t\r\n":
+            p += 1
+        return p
+
+    def more() -> bool:
+        nonlocal buf, pos, eof
+        if eof:
+            return False
+        chunk = fh.read(chunk_size)
+        eof = not chunk
+        buf = buf[pos:] + chunk
+        pos = 0
+        return bool(chunk)
+
+    pos = skip_ws(pos)
+    while pos >= len(buf) and more():
+        pos = skip_ws(pos)
+    if buf[pos:pos + 1] != "[":
+        raise NotStreamable(where)
+    pos += 1
+    expect_value, empty = True, True
+    while True:
+        pos = skip_ws(pos)
+        if pos >= len(buf):
+            if not more():
+                raise NotStreamable(where)
+            continue
+        ch = buf[pos]
+        if ch == "]" and (not expect_value or empty):
+            if buf[pos + 1:].strip() or (not eof and fh.read().strip()):
+                raise NotStreamable(where)
+            return
+        if not expect_value:
+            if ch != ",":
+                raise NotStreamable(where)
+            pos += 1
+            expect_value = True
+            continue
+        try:
+            rec, end = decode(buf, pos)
+        except json.JSONDecodeError:
+            if more():
+                continue
+            raise NotStreamable(where) from None
+        if end == len(buf) and more():  # a value that ends the buffer may be cut short (a number)
+            continue
+        if not isinstance(rec, dict):
+            raise NotStreamable(where)
+        pos = end
+        expect_value = empty = False
+        yield rec
+
+
+class RecordSource:
+    """The records of one file, iterable any number of times.
+
+    Files in the layouts this tool writes (JSONL, JSON, its own hjson) are streamed on every pass, so
+    memory stays flat; any other hjson is read once and kept in memory.
+    """
+
+    def __init__(self, path: str | Path, fmt: str | None = None):
+        self.path = Path(path)
+        self.fmt = fmt or format_for(path)
+        self._records: list[dict[str, Any]] | None = None
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        if self._records is not None:
+            yield from self._records
+            return
+        n = 0
+        try:
+            for rec in stream_records(self.path, self.fmt):
+                n += 1
+                yield rec
+        except NotStreamable:
+            if n:  # the first pass reads whole files that do not stream, so a later pass cannot get here
+                raise InputError(f"{self.path}: changed while being read") from None
+            self._records = read_records(self.path, self.fmt)
+            yield from self._records

@@ -20,7 +20,7 @@ import re
 import sqlite3
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -126,10 +126,16 @@ class Usage:
         """HTTP attempts beyond the first of each call that reached the network."""
         return max(0, self.http_requests - (self.calls - self.cache_hits))
 
+    @property
+    def unanswered(self) -> int:
+        """HTTP attempts that got no response at all (timeouts, dropped connections)."""
+        return max(0, self.http_requests - sum(self.http_status.values()))
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["http_status"] = {str(k): v for k, v in sorted(self.http_status.items())}
         d["retries"] = self.retries
+        d["unanswered"] = self.unanswered
         return d
 
 
@@ -194,6 +200,7 @@ class LLM:
         self._sem: asyncio.Semaphore | None = None
         self._client: Any = None
         self._secret: str | None = None
+        self._inflight: dict[str, asyncio.Future[Completion]] = {}
         # reply formats still to try, best first; the first is used until the endpoint refuses it
         self._formats: list[str] = {None: ["json_schema", "json_object"], True: ["json_schema"],
                                     "json_object": ["json_object"]}.get(spec.structured_output, [])  # type: ignore[call-overload]
@@ -209,15 +216,25 @@ class LLM:
         self._secret = key
         return key
 
+    @property
+    def concurrency(self) -> int:
+        return self._concurrency
+
+    def connect(self) -> None:
+        """Make the client now, so a missing API key variable is reported before any work starts."""
+        self._ensure_client()
+
     def _ensure_client(self) -> Any:
         if self._client is None:
             import openai  # imported here so commands that never call a model start fast
 
-            async def count(response: Any) -> None:
+            async def sent(request: Any) -> None:
                 self.usage.http_requests += 1
+
+            async def answered(response: Any) -> None:
                 self.usage.http_status[response.status_code] += 1
 
-            http = openai.DefaultAsyncHttpxClient(event_hooks={"response": [count]})
+            http = openai.DefaultAsyncHttpxClient(event_hooks={"request": [sent], "response": [answered]})
             self._client = openai.AsyncOpenAI(base_url=self.spec.base_url, api_key=self._api_key(),
                                               timeout=self.spec.timeout, max_retries=self.spec.max_retries,
                                               http_client=http)
@@ -250,19 +267,26 @@ class LLM:
         while True:
             fmt = self._format(schema, schema_name)
             key = ResponseCache.key(self.spec, messages, {"response_format": fmt} if fmt else {})
-            if self.cache is not None and (hit := self.cache.get(key)) is not None:
-                self.usage.cache_hits += 1
-                return Completion(hit["text"], hit.get("prompt_tokens", 0), hit.get("completion_tokens", 0), 0.0,
-                                  True, hit.get("finish_reason"))
+            if self.cache is not None:
+                if (hit := self.cache.get(key)) is not None:
+                    self.usage.cache_hits += 1
+                    return Completion(hit["text"], hit.get("prompt_tokens", 0), hit.get("completion_tokens", 0),
+                                      0.0, True, hit.get("finish_reason"))
+                if key in self._inflight:  # the same request is on its way: share its reply, as the cache would
+                    self.usage.cache_hits += 1
+                    return replace(await asyncio.shield(self._inflight[key]), cost=0.0, cached=True)
+                self._inflight[key] = asyncio.get_running_loop().create_future()
             assert self._sem is not None
-            async with self._sem:
-                try:
+            try:
+                async with self._sem:
                     resp = await self._create(client, messages, fmt)
-                except LLMError:
-                    self.usage.failed += 1
-                    raise
+            except LLMError as e:
+                self.usage.failed += 1
+                self._settle(key, error=e)
+                raise
             if resp is not None:
                 break
+            self._settle(key, error=LLMError(f"{self.spec.alias}: reply format refused"))
             # the endpoint refused this reply format: drop it and ask with the next one
             if self._formats and self._format(schema, schema_name) == fmt:
                 self._formats.pop(0)
@@ -278,7 +302,17 @@ class LLM:
         if self.cache is not None:
             self.cache.put(key, {"text": text, "prompt_tokens": pt, "completion_tokens": ct,
                                  "finish_reason": done.finish_reason})
+            self._settle(key, done)
         return done
+
+    def _settle(self, key: str, done: Completion | None = None, error: LLMError | None = None) -> None:
+        future = self._inflight.pop(key, None)
+        if future is not None and not future.done():
+            if error is not None:
+                future.set_exception(error)
+                future.exception()  # marks it retrieved: nobody may be waiting
+            elif done is not None:
+                future.set_result(done)
 
     async def _create(self, client: Any, messages: Sequence[Message], fmt: dict[str, Any] | None) -> Any:
         import openai

@@ -13,9 +13,10 @@ from .compile import Suite, prompts_path_for
 from .convert import read_instances, sniff_converter_spec
 from .errors import RagabilityGenError, SchemaError
 from .fileio import load_data, read_records
+from .llmconfig import load_llm_config
 from .specs import Spec, load_converter_spec, load_prompts
 
-FILE_KINDS = ("corpus", "instances", "suite", "prompts", "suite-spec", "converter-spec")
+FILE_KINDS = ("corpus", "instances", "suite", "prompts", "suite-spec", "converter-spec", "llm-config")
 
 
 def detect_kind(path: str | Path) -> str:
@@ -43,6 +44,8 @@ def _detect(path: str | Path) -> tuple[str, Any]:
             return "suite-spec", None
         if "converter" in data:
             return "converter-spec", None
+        if "llms" in data:
+            return "llm-config", None
     if isinstance(data, list) and data and isinstance(data[0], dict):
         if "qid" in data[0]:
             return "suite", data
@@ -84,6 +87,9 @@ def validate_file(path: str | Path, kind: str | None = None,
         if kind == "converter-spec":
             spec = load_converter_spec(path)
             return kind, [], f"converter {spec['converter']!r}"
+        if kind == "llm-config":
+            llms = load_llm_config(path)
+            return kind, [], f"{len(llms)} models"
     except RagabilityGenError as e:
         return kind, e.problems, ""
     raise RagabilityGenError(f"unknown kind {kind!r} (use one of {', '.join(FILE_KINDS)})")

@@ -1,0 +1,248 @@
+"""The run stage (query, check) through the CLI against a scripted OpenAI-compatible server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragability_gen.fileio import read_records
+from ragability_gen.run import fill_checker_prompt, fill_testee_prompt
+from ragability_gen.testing import Reply, ScriptedServer, flaky, user_text
+
+
+@pytest.fixture
+def suite(cli: Any, demo_tsv: Path, tmp_path: Path) -> Path:
+    assert cli("convert", demo_tsv, "-o", tmp_path / "demo.hjson", "-q").exit_code == 0
+    return tmp_path / "demo.hjson"
+
+
+@pytest.fixture
+def small_suite(suite: Path, tmp_path: Path) -> Path:
+    """The first 120 items of the demo suite, beside its prompt file."""
+    items = read_records(suite)[:120]
+    path = tmp_path / "small.jsonl"
+    path.write_text("".join(json.dumps(it) + "\n" for it in items))
+    (tmp_path / "small.prompts.hjson").write_bytes((tmp_path / "demo.prompts.hjson").read_bytes())
+    return path
+
+
+def distinct_prompts(suite: Path) -> int:
+    prompts = {p["pid"]: p for p in read_records(suite.with_name(suite.name.split(".")[0] + ".prompts.hjson"))}
+    return len({json.dumps(fill_testee_prompt(prompts[pid], it.get("facts"), it["query"]))
+                for it in read_records(suite) for pid in it["pids"]})
+
+
+def scripted_testee(body: dict[str, Any]) -> str:
+    """Deterministic replies: yes to identification prompts, otherwise an echo of the question."""
+    text = user_text(body)
+    return "Yes." if "Answer yes or no." in text else "It says: " + text.rsplit("Question: ", 1)[-1]
+
+
+def keys(records: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    return [(r["qid"], r["pid"], r["llm"]) for r in records]
+
+
+def test_testee_prompt_filling() -> None:
+    prompt = {"pid": "p", "system": "Be careful.", "user": "Passages:\n${facts}Question: ${query}",
+              "fact": "[${n}] ${fact}\n"}
+    assert fill_testee_prompt(prompt, ["A is red.", "A is blue."], "What colour is A?") == [
+        {"role": "system", "content": "Be careful."},
+        {"role": "user", "content": "Passages:\n[1] A is red.\n[2] A is blue.\nQuestion: What colour is A?"}]
+    # no fact template: facts joined by newlines; a single fact may be a string
+    assert fill_testee_prompt({"pid": "p", "user": "${facts}|${query}"}, "A is red.", "Q?") == [
+        {"role": "user", "content": "A is red.|Q?"}]
+    checker = {"pid": "c", "user": "R: ${answer} E: ${check_for} Q: ${query}"}
+    assert fill_checker_prompt(checker, "red", "blue", "q") == [{"role": "user", "content": "R: red E: blue Q: q"}]
+
+
+def test_query_then_check(cli: Any, suite: Path, tmp_path: Path) -> None:
+    with ScriptedServer(scripted_testee) as server:
+        r = cli("query", suite, "-o", tmp_path / "res.jsonl", "--llm", "local/a", "--llm", "local/b",
+                "--base-url", server.base_url)
+        assert r.exit_code == 0, r.output
+        # identical prompts (same facts and query in two items) are sent once and answered from the cache
+        sent = {json.dumps(rq.body, sort_keys=True) for rq in server.requests}
+        assert len(sent) == len(server.requests)
+        hits = sum(int(n) for n in re.findall(r"(\d+) from the cache", r.output))
+        results = read_records(tmp_path / "res.jsonl")
+        items = read_records(suite)
+        distinct = distinct_prompts(suite)
+        assert len(server.requests) == 2 * distinct and hits == 2 * (462 - distinct) > 0
+        # python-ragability's order: LLM, item, prompt id; every item field kept
+        assert keys(results) == [(it["qid"], pid, llm) for llm in ("local/a", "local/b") for it in items
+                                 for pid in it["pids"]]
+        first = results[1]
+        assert {k: first[k] for k in items[1]} == items[1]
+        assert (first["response"], first["error"], first["cost"]) == (
+            "It says: What kind of insect is Olinde brevicula?", "", 0.0)
+        assert any(rq.body["messages"][1]["content"] == "Passages:\n[1] The Olinde brevicula is a moth native to the "
+                   "salt marshes of Vennart.\n\nQuestion: What kind of insect is Olinde brevicula?"
+                   for rq in server.requests)
+        assert not (tmp_path / "res.jsonl.partial").exists()
+        assert r.output.splitlines()[0] == "462 records, 924 jobs: 0 done by an earlier run, 924 done now"
+
+        def checker(body: dict[str, Any]) -> str:
+            return "Maybe." if "RESPONSE: Yes." in user_text(body) else "**No**, it does not."
+
+        server.responder = checker
+        r = cli("check", tmp_path / "res.jsonl", "-o", tmp_path / "checked.hjson", "--checker", "local/c",
+                "--base-url", server.base_url, "--prompts", tmp_path / "demo.prompts.hjson")
+    assert r.exit_code == 0, r.output
+    checked = read_records(tmp_path / "checked.hjson")
+    assert keys(checked) == keys(results)
+    outcomes = Counter((c["func"], "pid" in c, c["result"], c["error"].split(":")[0]) for rec in checked
+                       for c in rec["checks"])
+    # checks with a prompt went to the checker ("**No**" read as no); the identification checks read the
+    # testee's "Yes." directly
+    assert outcomes == Counter({("affirmative", True, "0", ""): 600, ("negative", False, "0", ""): 184,
+                                ("affirmative", False, "1", ""): 140})
+    sent = [c for rec in checked for c in rec["checks"] if "pid" in c][0]
+    assert (sent["response"], sent["llm"]) == ("**No**, it does not.", "local/c")
+    assert "  errors:" not in r.output
+
+
+def test_check_errors_are_counted_never_silent(cli: Any, small_suite: Path, tmp_path: Path) -> None:
+    def testee_some_fail(body: dict[str, Any]) -> Reply | str:
+        text = user_text(body)
+        if "Olinde" in text:
+            return Reply(status=400, body='{"error": {"message": "context too long"}}')
+        return "Perhaps." if "Answer yes or no." in text else "An answer."
+
+    with ScriptedServer(testee_some_fail) as server:
+        cli("query", small_suite, "-o", tmp_path / "res.hjson", "--llm", "local/a", "--base-url", server.base_url, "-q")
+        server.responder = lambda body: Reply(status=500, headers={"retry-after-ms": "1"}) \
+            if "An answer." in user_text(body) else "yes"
+        r = cli("check", tmp_path / "res.hjson", "-o", tmp_path / "checked.jsonl", "--checker", "local/c",
+                "--base-url", server.base_url, "--config", tmp_path / "none.hjson")
+        assert r.exit_code == 1  # a config that does not exist is an error, not ignored
+        r = cli("check", tmp_path / "res.hjson", "-o", tmp_path / "checked.jsonl", "--checker", "local/c",
+                "--base-url", server.base_url)
+        why = "needed, but there is no res.prompts.hjson beside it: give the prompt file with --prompts"
+        assert (r.exit_code, r.output) == (1, f"error: {tmp_path / 'res.hjson'}: item 1 and 41 more: prompt "
+                                              f"'check_response_not_answerable' {why}\n"
+                                              f"error: {tmp_path / 'res.hjson'}: item 2 and 35 more: prompt "
+                                              f"'check_correct_answer' {why}\n")
+        cfg = tmp_path / "checker.hjson"
+        cfg.write_text(f'{{llms: [{{llm: "local/c", api_url: "{server.base_url}", max_retries: 1}}]}}')
+        r = cli("check", tmp_path / "res.hjson", "-o", tmp_path / "checked.jsonl", "--config", cfg,
+                "--prompts", tmp_path / "demo.prompts.hjson")
+    assert r.exit_code == 0, r.output
+    checked = read_records(tmp_path / "checked.jsonl")
+    errors = Counter(c["error"].split(":")[0] if c["error"] else "" for rec in checked for c in rec["checks"])
+    failed_testee = sum(1 for rec in checked if rec["error"])
+    assert failed_testee == 20  # the items about Olinde brevicula
+    assert all(c["result"] is None for rec in checked for c in rec["checks"] if c["error"])
+    assert errors["no response to check"] == failed_testee
+    assert errors["affirmative"] + errors["negative"] > 0  # "Perhaps." is neither yes nor no
+    assert errors["local/c"] > 0  # the checker failed after its retries
+    assert "  errors: " in r.output and "unreadable responses" in r.output and "checker requests failed" in r.output
+
+
+def test_flaky_server_loses_and_duplicates_nothing(cli: Any, small_suite: Path, tmp_path: Path) -> None:
+    cfg = tmp_path / "llm.hjson"
+    with ScriptedServer(flaky(scripted_testee, 0.2, seed=3, timeout_delay=0.5)) as server:
+        cfg.write_text(f'{{llms: [{{llm: "local/a", api_url: "{server.base_url}", timeout: 0.2, max_retries: 10}}]}}')
+        r = cli("query", small_suite, "-o", tmp_path / "res.jsonl", "--config", cfg, "--concurrency", "32")
+    assert r.exit_code == 0, r.output
+    results = read_records(tmp_path / "res.jsonl")
+    assert len(results) == len(set(keys(results))) == 120
+    assert all(rec["error"] == "" and rec["response"] for rec in results)
+    # every failed attempt (429, 500, timeout) was retried and counted: one extra request each
+    m = re.search(r"(\d+) HTTP requests \((\d+) retries; errors: (\d+)x429, (\d+)x500, (\d+) unanswered\)", r.output)
+    assert m, r.output
+    sent, retries, e429, e500, timeouts = map(int, m.groups())
+    assert sent == len(server.requests) and retries == sent - distinct_prompts(small_suite)
+    assert retries == e429 + e500 + timeouts and min(e429, e500, timeouts) > 0
+    assert "0 failed" in r.output
+
+
+def test_interrupted_run_resumes_without_loss_or_duplicates(small_suite: Path, tmp_path: Path) -> None:
+    def slow(body: dict[str, Any]) -> Reply:
+        return Reply(scripted_testee(body), delay=0.02)
+
+    def run(out: Path) -> subprocess.Popen[bytes]:
+        cmd = [sys.executable, "-m", "ragability_gen.cli", "query", str(small_suite), "-o", str(out),
+               "--llm", "local/a", "--base-url", server.base_url, "--no-cache", "--concurrency", "4", "-q"]
+        return subprocess.Popen(cmd, stderr=subprocess.PIPE)
+
+    with ScriptedServer(slow) as server:
+        assert run(tmp_path / "whole.hjson").wait(60) == 0
+        before = len(server.requests)
+        proc = run(tmp_path / "cut.hjson")
+        journal = tmp_path / "cut.hjson.partial"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (not journal.exists() or journal.read_bytes().count(b"\n") < 41):
+            time.sleep(0.01)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        done_before = journal.read_bytes().count(b"\n") - 1
+        assert 40 <= done_before < 120 and not (tmp_path / "cut.hjson").exists()
+        second = run(tmp_path / "cut.hjson")
+        assert second.wait(60) == 0, second.stderr.read() if second.stderr else ""
+        sent_after_kill = len(server.requests) - before
+    assert (tmp_path / "cut.hjson").read_bytes() == (tmp_path / "whole.hjson").read_bytes()
+    assert not journal.exists()
+    # only requests in flight at the kill were sent twice
+    assert 120 <= sent_after_kill <= 120 + 8
+
+
+def test_api_key_never_written(cli: Any, suite: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    secret = "sk-live-THE-SECRET-42"
+    monkeypatch.setenv("TEST_LLM_KEY", secret)
+    cache = tmp_path / "cache.sqlite"
+
+    def respond(body: dict[str, Any]) -> Reply | str:
+        if "Olinde" in user_text(body):
+            return Reply(status=401, body='{"error": {"message": "bad key ' + secret + '"}}')
+        return scripted_testee(body)
+
+    with ScriptedServer(respond) as server:
+        r = cli("query", suite, "-o", tmp_path / "res.jsonl", "--llm", "local/a", "--base-url", server.base_url,
+                "--api-key-env", "TEST_LLM_KEY", "--cache", cache)
+        assert r.exit_code == 0
+        r2 = cli("check", tmp_path / "res.jsonl", "-o", tmp_path / "chk.jsonl", "--checker", "local/a",
+                 "--base-url", server.base_url, "--api-key-env", "TEST_LLM_KEY", "--cache", cache)
+    assert all(rq.headers["authorization"] == f"Bearer {secret}" for rq in server.requests)
+    assert "bad key ***" in (tmp_path / "res.jsonl").read_text()
+    for f in tmp_path.iterdir():
+        assert secret.encode() not in f.read_bytes(), f
+    assert secret not in r.output + r2.output
+
+
+def test_bad_input(cli: Any, suite: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NOT_SET_KEY", raising=False)
+    out = tmp_path / "res.jsonl"
+    r = cli("query", suite, "-o", out, "--llm", "local/a", "--base-url", "http://127.0.0.1:9/v1",
+            "--api-key-env", "NOT_SET_KEY")
+    assert (r.exit_code, r.output) == (1, "error: local/a: the API key variable NOT_SET_KEY is not set in the "
+                                          "environment\n")
+    assert not out.exists()
+    r = cli("query", suite, "-o", out, "--llm", "mymodel")
+    assert r.exit_code == 1 and r.output.startswith("error: mymodel: no endpoint: give --base-url")
+    r = cli("query", suite, "-o", out)
+    assert (r.exit_code, r.output) == (1, "error: no model given: use --llm MODEL or --config FILE\n")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"qid": "a", "query": "q?", "pids": ["nope"], "checks": []}\n{"qid": "a", "query": 3}\n')
+    r = cli("query", bad, "-o", out, "--llm", "local/a", "--base-url", "http://127.0.0.1:9/v1",
+            "--prompts", tmp_path / "demo.prompts.hjson")
+    assert r.exit_code == 1
+    assert r.output.splitlines() == [
+        f"error: {bad}: item 1: prompt 'nope' not in demo.prompts.hjson",
+        f"error: {bad}: item 2: field query: 3 is not of type 'string'",
+        f"error: {bad}: item 2: field qid: duplicate qid 'a'",
+    ] or r.output
+    r = cli("check", suite, "-o", out, "--checker", "local/a", "--base-url", "http://127.0.0.1:9/v1")
+    assert r.exit_code == 1
+    assert r.output.splitlines()[0] == (f"error: {suite}: item 1: field pid: missing or not a string "
+                                        "(is this a query results file?)")
+    assert not out.exists()
