@@ -167,9 +167,8 @@ class _ProgressBar:
 
     def __call__(self, summary: RunSummary) -> None:
         self.bar.total = summary.jobs
-        self.bar.n = summary.resumed + summary.done
-        self.bar.set_postfix(errors=sum(summary.errors.values()), cost=f"{summary.cost:.4f}", refresh=False)
-        self.bar.refresh()
+        self.bar.set_postfix(errors=summary.failed_now, cost=f"{summary.cost:.4f}", refresh=False)
+        self.bar.update(summary.resumed + summary.done - self.bar.n)  # redraws at most every 0.1 s
 
     def close(self) -> None:
         self.bar.close()

@@ -80,6 +80,7 @@ class RunSummary:
     jobs: int = 0
     resumed: int = 0
     done: int = 0
+    failed_now: int = 0  # jobs of this run with any error, for progress display
     errors: Counter[str] = field(default_factory=Counter)
     llms: dict[str, LLM] = field(default_factory=dict)
 
@@ -250,8 +251,10 @@ async def _drive(jobs: Iterable[tuple[Key, Callable[[], Awaitable[dict[str, Any]
 
     def finish(done: set[asyncio.Task[dict[str, Any]]]) -> None:
         for task in done:
-            journal.append(task.result())
+            rec = task.result()
+            journal.append(rec)
             summary.done += 1
+            summary.failed_now += bool(rec.get("kinds"))
         if progress:
             progress(summary)
 

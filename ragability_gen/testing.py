@@ -15,8 +15,10 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import signal
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -65,9 +67,11 @@ class ScriptedServer:
         responder: called with each request body (a dict); returns a :class:`Reply` or plain reply text.
     """
 
-    def __init__(self, responder: Responder, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, responder: Responder, host: str = "127.0.0.1", port: int = 0, record: bool = True):
         self.responder = responder
         self.requests: list[Recorded] = []
+        self.count = 0  # requests served, recorded or not
+        self._record = record
         self._lock = threading.Lock()
         handler = self._handler_class()
         ThreadingHTTPServer.request_queue_size = 1024  # many clients connect at once under load
@@ -139,7 +143,9 @@ class ScriptedServer:
                     return
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 with server._lock:
-                    server.requests.append(Recorded(body, headers, time.monotonic()))
+                    server.count += 1
+                    if server._record:
+                        server.requests.append(Recorded(body, headers, time.monotonic()))
                 try:
                     reply = server.responder(body)
                 except Exception as e:  # a broken script shows as a server error, not a hung client
@@ -178,10 +184,13 @@ def flaky(responder: Responder, rate: float, seed: int = 0, timeout_delay: float
     """
     rng = random.Random(seed)
     lock = threading.Lock()
+    injected: Counter[str] = Counter()
 
     def respond(body: dict[str, Any]) -> Reply | str:
         with lock:
             roll, kind = rng.random(), rng.randrange(3 if timeout_delay else 2)
+            if roll < rate:
+                injected[("429", "500", "timeout")[kind]] += 1
         if roll >= rate:
             return responder(body)
         if kind == 0:
@@ -192,27 +201,35 @@ def flaky(responder: Responder, rate: float, seed: int = 0, timeout_delay: float
         reply = Reply(reply) if isinstance(reply, str) else reply
         return Reply(reply.content, delay=timeout_delay)
 
+    respond.injected = injected  # type: ignore[attr-defined]  # what was injected, for the caller to check
     return respond
 
 
 def _main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each reply")
-    parser.add_argument("--fail-rate", type=float, default=0.0, help="share of requests answered 429/500")
+    parser.add_argument("--fail-rate", type=float, default=0.0, help="share of requests answered 429/500/late")
+    parser.add_argument("--timeout-delay", type=float, default=0.0, help="delay of 'late' failures (0: none)")
     args = parser.parse_args()
 
     def respond(body: dict[str, Any]) -> Reply:
         text = user_text(body)
-        return Reply(f"Answer about: {text[:40]}", delay=args.latency)
+        return Reply(f"Answer about: {text[-60:]}", delay=args.latency)
 
-    responder = flaky(respond, args.fail_rate) if args.fail_rate else respond
-    server = ScriptedServer(responder, port=args.port).start()
+    responder = flaky(respond, args.fail_rate, timeout_delay=args.timeout_delay) if args.fail_rate else respond
+    server = ScriptedServer(responder, port=args.port, record=False).start()
     print(server.base_url, flush=True)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
-        threading.Event().wait()
+        while not stop.wait(0.2):
+            pass
     except KeyboardInterrupt:
-        server.stop()
+        pass
+    server.stop()
+    injected = dict(getattr(responder, "injected", {}))
+    print(json.dumps({"requests": server.count, "injected": injected}), flush=True)
 
 
 if __name__ == "__main__":
