@@ -246,3 +246,16 @@ def test_bad_input(cli: Any, suite: Path, tmp_path: Path, monkeypatch: pytest.Mo
     assert r.output.splitlines()[0] == (f"error: {suite}: item 1: field pid: missing or not a string "
                                         "(is this a query results file?)")
     assert not out.exists()
+
+
+@pytest.mark.remote
+@pytest.mark.skipif(not os.environ.get("OPENAI_API_KEY"), reason="needs OPENAI_API_KEY")
+def test_real_remote_model(cli: Any, small_suite: Path, tmp_path: Path) -> None:
+    items = read_records(small_suite)[:3]
+    one = tmp_path / "one.jsonl"
+    one.write_text("".join(json.dumps(it) + "\n" for it in items))
+    (tmp_path / "one.prompts.hjson").write_bytes((tmp_path / "demo.prompts.hjson").read_bytes())
+    r = cli("query", one, "-o", tmp_path / "res.jsonl", "--llm", "openai/gpt-4o-mini", "--temperature", "0")
+    assert r.exit_code == 0, r.output
+    results = read_records(tmp_path / "res.jsonl")
+    assert len(results) == 3 and all(rec["response"] and not rec["error"] for rec in results)
