@@ -1,17 +1,22 @@
 """ragability-gen: build and run test suites for LLMs facing contradicting passages."""
 
 from . import judge, wikicontradict  # noqa: F401  (registers the WikiContradict converters and judge check)
+from .checkfuncs import CHECKS, CheckParseError, register_check
 from .compile import CompileSummary, Suite, compile_suite, expected_outcome
 from .convert import ConvertSummary, read_instances, register_converter, write_corpus
 from .errors import InputError, LLMError, RagabilityGenError, SchemaError, SpecError
+from .evaluate import Report, StatRow, evaluate_checked, parse_breakdowns, write_report
+from .export import ExportSummary, export_rows, export_tsv
 from .fileio import read_records, write_records
 from .model import Answer, Check, Context, Instance, Provenance, SuiteItem
 from .specs import load_converter_spec, load_prompts, load_suite_spec
 from .validate import validate_file
 
 __all__ = [
-    "Answer", "Check", "CompileSummary", "Context", "ConvertSummary", "InputError", "Instance", "LLMError",
-    "Provenance", "RagabilityGenError", "SchemaError", "SpecError", "Suite", "SuiteItem", "compile_suite",
-    "expected_outcome", "load_converter_spec", "load_prompts", "load_suite_spec", "read_instances",
-    "read_records", "register_converter", "validate_file", "write_corpus", "write_records",
+    "CHECKS", "Answer", "Check", "CheckParseError", "CompileSummary", "Context", "ConvertSummary", "ExportSummary",
+    "InputError", "Instance", "LLMError", "Provenance", "RagabilityGenError", "Report", "SchemaError", "SpecError",
+    "StatRow", "Suite", "SuiteItem", "compile_suite", "evaluate_checked", "expected_outcome", "export_rows",
+    "export_tsv", "load_converter_spec", "load_prompts", "load_suite_spec", "parse_breakdowns", "read_instances",
+    "read_records", "register_check", "register_converter", "validate_file", "write_corpus", "write_records",
+    "write_report",
 ]
