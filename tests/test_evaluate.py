@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from ragability_gen import compile_suite, read_instances, read_records, write_records
+from ragability_gen.checkfuncs import CHECKS, CheckFunc
 from ragability_gen.errors import InputError
-from ragability_gen.evaluate import evaluate_checked, parse_breakdowns, tag_breakdown
+from ragability_gen.evaluate import evaluate_checked, parse_breakdowns, tag_breakdown, write_report
 from ragability_gen.evaluate.stats import mean_interval, t_quantile, wilson
 from ragability_gen.resources import data_dir
 from ragability_gen.table import read_table
@@ -422,3 +423,39 @@ def test_unmatched_breakdowns_you_ask_for_are_errors(cli: Any, records: list[dic
         1, "error: c.hjson: breakdown 'c1xq,notes': no item has a field notes\n")
     result = cli("eval", "missing.hjson")
     assert (result.exit_code, result.stderr) == (1, "error: missing.hjson: no such file\n")
+
+
+def test_a_binary_pass_is_the_result_equal_to_the_check_target(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(CHECKS, "says_no", CheckFunc("says_no", lambda r: "0", "binary", 0, "0", "passes on 0"))
+    recs = score_records("1", "0", "0")
+    for r in recs:
+        r["checks"][0]["func"] = "says_no"
+    r = row(evaluate_checked(recs, by_tags=["none"], by_fields=["none"]), "overall", "score", "x")
+    assert (r.kind, r.count, r.n) == ("binary", 2, 3)
+
+
+def test_a_multiclass_metric_without_labels_or_results_keeps_its_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(CHECKS, "grade", CheckFunc("grade", lambda r: r, "multiclass", 0, "A", "a grade"))
+    recs = score_records(None, None)
+    for r in recs:
+        r["checks"][0].update(func="grade", error="checker timed out")
+    report = evaluate_checked(recs, by_tags=["none"], by_fields=["none"])
+    r = row(report, "overall", "score", "x")
+    assert (r.stat, r.value, r.n, r.check_errors) == ("(no results)", None, 0, 2)
+
+
+def test_checks_without_metrics_leave_nothing_to_evaluate() -> None:
+    recs = score_records(1.0)
+    recs[0]["checks"][0]["metrics"] = []
+    with pytest.raises(InputError) as e:
+        evaluate_checked(recs, source="s.json")
+    assert e.value.problems == ["s.json: no check names a metric (field metrics): nothing to evaluate"]
+
+
+def test_huge_breakdowns_are_cut_in_the_report_not_in_the_tsv(records: list[dict[str, Any]], tmp_path: Path) -> None:
+    report = evaluate_checked(records[:462], by_tags=["none"], by_fields=["qid"])
+    write_report(report, tmp_path / "rep")
+    md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
+    notes = re.findall(r"Showing the first 100 of (\d+) groups; qid.tsv has them all.", md)
+    assert notes == ["462", "151", "149", "162"]  # one per metric: all items, refusal, answer, identification
+    assert len(read_table(tmp_path / "rep" / "qid.tsv").rows) == 462 * 2  # every item counts for two metrics

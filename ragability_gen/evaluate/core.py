@@ -17,7 +17,7 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
-from ..checkfuncs import CHECKS
+from ..checkfuncs import CHECKS, CheckFunc
 from ..errors import InputError
 from ..fileio import read_records
 from . import stats
@@ -312,7 +312,7 @@ def _aggregate(records: Sequence[Mapping[str, Any]], source: str,
                 probs.add(i, qid, f"{where}/result", f"has both a result and an error ({cerr[:60]!r})")
                 continue
             else:
-                outcome, score, msg = _outcome(cf.kind, cf.labels, result)
+                outcome, score, msg = _outcome(cf, result)
                 if msg:
                     probs.add(i, qid, f"{where}/result", f"{func} is a {cf.kind} check: {msg}")
                     continue
@@ -333,6 +333,8 @@ def _aggregate(records: Sequence[Mapping[str, Any]], source: str,
                     cell.total += score
                     cell.total_sq += score * score
     probs.raise_if_any()
+    if not metric_kind:
+        raise InputError(f"{source}: no check names a metric (field metrics): nothing to evaluate")
     labels = {m: _labels(funcs, agg, m) for m, funcs in metric_funcs.items() if metric_kind[m] == "multiclass"}
     return agg, Report(source, len(records), len(qids), per_llm, metric_kind, labels, errors)
 
@@ -347,11 +349,17 @@ def _cost(rec: Mapping[str, Any]) -> float | None:
     return float(cost)
 
 
-def _outcome(kind: str, labels: tuple[str, ...], result: Any) -> tuple[str, float | None, str]:
-    """(outcome key, score, problem): the outcome a result counts as, or why it cannot count."""
+def _outcome(cf: CheckFunc, result: Any) -> tuple[str, float | None, str]:
+    """(outcome key, score, problem): the outcome a result counts as, or why it cannot count.
+
+    A binary result counts as a pass ("1") when it equals its function's target, whatever that is.
+    """
+    kind, labels = cf.kind, cf.labels
     if kind == "binary":
-        outcome = _BINARY.get(result) if isinstance(result, (str, int)) else None
-        return (outcome, None, "") if outcome else ("", None, f"result must be \"1\" or \"0\", got {result!r}")
+        label = _BINARY.get(result) if isinstance(result, (str, int)) else None
+        if label is None:
+            return "", None, f"result must be \"1\" or \"0\", got {result!r}"
+        return ("1" if label == cf.target else "0"), None, ""
     if kind == "multiclass":
         if not isinstance(result, str) or (labels and result not in labels):
             allowed = f"one of {', '.join(labels)}" if labels else "a label string"
@@ -369,7 +377,8 @@ def _outcome(kind: str, labels: tuple[str, ...], result: Any) -> tuple[str, floa
 def _labels(funcs: set[str], agg: dict[tuple[Any, ...], _Cell], metric: str) -> list[str]:
     declared = [lab for f in sorted(funcs) for lab in CHECKS[f].labels]
     found = {k for key, cell in agg.items() if key[1] == metric for k in cell.counts if not k.startswith("\0")}
-    return list(dict.fromkeys(declared)) + sorted(found - set(declared))
+    # without declared labels and without a single result, one placeholder keeps the errors in the tables
+    return list(dict.fromkeys(declared)) + sorted(found - set(declared)) or ["(no results)"]
 
 
 def _tabulate(b: Breakdown, agg: dict[tuple[Any, ...], _Cell], report: Report, index: dict[str, int],

@@ -21,6 +21,8 @@ from ..table import write_table
 from . import charts
 from .core import Report, StatRow, Table
 
+MAX_GROUPS = 100
+"""Groups shown per metric in report.md/report.html; the TSV table always has them all."""
 CHARTED = ("ctx", "wc_template")
 """Breakdowns that get charts besides the overall ones: per context combination, per template."""
 
@@ -140,6 +142,11 @@ def _metric_blocks(report: Report, table: Table, metric: str, kind: str, chart_n
     groups = list(dict.fromkeys(r.group for r in rows))
     label = (lambda g: " & ".join(g)) if table.columns else (lambda g: "all")
     blocks = []
+    if len(groups) > MAX_GROUPS:
+        blocks.append(_Block("p", f"Showing the first {MAX_GROUPS} of {len(groups)} groups; "
+                                  f"{_file_name(table.name)}.tsv has them all."))
+        groups = groups[:MAX_GROUPS]
+        rows = [r for r in rows if r.group in set(groups)]
     if kind == "multiclass":
         labels = report.labels[metric]
         keys = [(g, llm) for g in groups for llm in report.llms if any(r.group == g and r.llm == llm for r in rows)]
@@ -206,8 +213,8 @@ def summary_lines(report: Report) -> list[str]:
     t = report.totals
     out = [f"evaluated {report.records} records ({report.items} items, {len(report.llms)} LLMs), {t.checks} checks: "
            f"{t.results} results, {t.query_errors} query errors, {t.check_errors} check errors"]
-    width = max(len(m) for m in report.metrics)
-    lwidth = max(len(llm) for llm in report.llms)
+    width = max((len(m) for m in report.metrics), default=0)
+    lwidth = max((len(llm) for llm in report.llms), default=0)
     by: dict[tuple[str, str], list[StatRow]] = {}
     for r in report.tables[0].rows:
         by.setdefault((r.metric, r.llm), []).append(r)
