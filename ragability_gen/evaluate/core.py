@@ -161,7 +161,7 @@ class _Problems:
 
 
 def evaluate_checked(checked: str | Path | Sequence[Mapping[str, Any]], by_tags: Sequence[str] | None = None,
-             by_fields: Sequence[str] | None = None, source: str | None = None) -> Report:
+                     by_fields: Sequence[str] | None = None, source: str | None = None) -> Report:
     """Compute the metrics of a checked file (or its records).
 
     Args:
@@ -230,29 +230,13 @@ def _aggregate(records: Sequence[Mapping[str, Any]], source: str,
     errors: list[CheckError] = []
     qids: set[str] = set()
     for i, rec in enumerate(records, 1):
-        # Any: the values are checked just below, and the record skipped when one is wrong
-        qid: Any = rec.get("qid")
-        llm: Any = rec.get("llm")
-        checks: Any = rec.get("checks")
-        pid, tags, qerr = rec.get("pid", ""), rec.get("tags", ""), rec.get("error") or ""
-        bad = len(probs.lines) + probs.more
-        if not isinstance(qid, str) or not qid:
-            probs.add(i, None, "qid", "missing" if qid is None else "must be a non-empty string")
-        if not isinstance(llm, str) or not llm:
-            probs.add(i, qid, "llm", "missing (the testee LLM)" if llm is None else "must be a non-empty string")
-        if not isinstance(pid, str):
-            probs.add(i, qid, "pid", "must be a string")
-        if not isinstance(tags, str):
-            probs.add(i, qid, "tags", "must be a comma-separated string")
-        if not isinstance(qerr, str):
-            probs.add(i, qid, "error", "must be a string")
-        cost = _cost(rec)
-        if cost is None:
-            probs.add(i, qid, "cost", f"must be a number, got {rec['cost']!r}")
-        if not isinstance(checks, list) or not checks:
-            probs.add(i, qid, "checks", "missing" if checks is None else "must be a non-empty list of checks")
-        if len(probs.lines) + probs.more > bad:
+        qid: Any = rec.get("qid")  # Any: checked by _record_problems, and the record skipped when wrong
+        found = _record_problems(rec)
+        for where, msg in found:
+            probs.add(i, qid, where, msg)
+        if found:
             continue
+        llm, pid, tags, qerr = rec["llm"], rec.get("pid", ""), rec.get("tags", ""), rec.get("error") or ""
         if "pid" in rec:  # without a pid, one item asked with two prompts legitimately repeats
             key = (qid, pid, llm)
             if key in seen:
@@ -264,66 +248,38 @@ def _aggregate(records: Sequence[Mapping[str, Any]], source: str,
             summary = per_llm[llm] = LLMSummary()
         summary.records += 1
         summary.failed_queries += bool(qerr)
-        summary.cost += cost or 0.0
+        summary.cost += _cost(rec) or 0.0
         fvals = tuple([group_label(rec.get(f)) for f in rfields])
-        for j, c in enumerate(checks):
-            where = f"checks/{j}"
-            if not isinstance(c, dict):
-                probs.add(i, qid, where, "must be an object")
+        for j, c in enumerate(rec["checks"]):
+            problem = _check_problem(c, qerr)
+            if problem:
+                probs.add(i, qid, f"checks/{j}{problem[0]}", problem[1])
                 continue
-            metrics = c.get("metrics")
-            cf = CHECKS.get(c["func"]) if isinstance(c.get("func"), str) else None
-            if cf is None:
-                probs.add(i, qid, f"{where}/func", f"unknown check function {c['func']!r}" if "func" in c
-                          else "missing")
-                continue
-            func = cf.name
-            if not isinstance(metrics, list) or not all(isinstance(m, str) and m for m in metrics):
-                probs.add(i, qid, f"{where}/metrics", "missing" if metrics is None else "must be a list of names")
-                continue
-            if "result" not in c:
-                probs.add(i, qid, f"{where}/result", "missing (every check of a checked file has a result, "
-                          "null when it could not be made)")
-                continue
-            result, cerr = c["result"], c.get("error") or ""
-            if not isinstance(cerr, str):
-                probs.add(i, qid, f"{where}/error", "must be a string")
-                continue
-            check_cost = _cost(c)
-            if check_cost is None:
-                probs.add(i, qid, f"{where}/cost", f"must be a number, got {c['cost']!r}")
-                continue
+            cf = CHECKS[c["func"]]
             summary.checks += 1
-            summary.check_cost += check_cost
+            summary.check_cost += _cost(c) or 0.0
             score = None
-            if result is None:
+            if c["result"] is None:
                 outcome = _QUERY_ERROR if qerr else _CHECK_ERROR
                 if qerr:
                     summary.query_errors += 1
                 else:
                     summary.check_errors += 1
-                errors.append(CheckError(llm, qid, pid, str(c.get("cid", "")), func, outcome[1:],
-                                         qerr or cerr or "no result and no error given"))
-            elif qerr:
-                probs.add(i, qid, f"{where}/result", f"the testee query failed ({qerr[:60]!r}) but the check "
-                          "has a result")
-                continue
-            elif cerr:
-                probs.add(i, qid, f"{where}/result", f"has both a result and an error ({cerr[:60]!r})")
-                continue
+                errors.append(CheckError(llm, qid, pid, str(c.get("cid", "")), cf.name, outcome[1:],
+                                         qerr or c.get("error") or "no result and no error given"))
             else:
-                outcome, score, msg = _outcome(cf, result)
+                outcome, score, msg = _outcome(cf, c["result"])
                 if msg:
-                    probs.add(i, qid, f"{where}/result", f"{func} is a {cf.kind} check: {msg}")
+                    probs.add(i, qid, f"checks/{j}/result", f"{cf.name} is a {cf.kind} check: {msg}")
                     continue
             cvals = tuple([group_label(c.get(f)) for f in cfields])
-            for m in metrics:
+            for m in c["metrics"]:
                 kind = metric_kind.setdefault(m, cf.kind)
                 if kind != cf.kind:
-                    probs.add(i, qid, f"{where}/metrics", f"metric {m!r} gets {kind} results elsewhere but "
-                              f"{cf.kind} results from {func}")
+                    probs.add(i, qid, f"checks/{j}/metrics", f"metric {m!r} gets {kind} results elsewhere but "
+                              f"{cf.kind} results from {cf.name}")
                     continue
-                metric_funcs.setdefault(m, set()).add(func)
+                metric_funcs.setdefault(m, set()).add(cf.name)
                 k = (llm, m, tags, fvals + cvals)
                 cell = agg.get(k)
                 if cell is None:
@@ -337,6 +293,52 @@ def _aggregate(records: Sequence[Mapping[str, Any]], source: str,
         raise InputError(f"{source}: no check names a metric (field metrics): nothing to evaluate")
     labels = {m: _labels(funcs, agg, m) for m, funcs in metric_funcs.items() if metric_kind[m] == "multiclass"}
     return agg, Report(source, len(records), len(qids), per_llm, metric_kind, labels, errors)
+
+
+def _record_problems(rec: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(field, message) for each record-level field eval needs that is missing or of the wrong type."""
+    out = []
+    qid, llm, checks = rec.get("qid"), rec.get("llm"), rec.get("checks")
+    if not isinstance(qid, str) or not qid:
+        out.append(("qid", "missing" if qid is None else "must be a non-empty string"))
+    if not isinstance(llm, str) or not llm:
+        out.append(("llm", "missing (the testee LLM)" if llm is None else "must be a non-empty string"))
+    for name, what in (("pid", "a string"), ("tags", "a comma-separated string"), ("error", "a string")):
+        if name in rec and not isinstance(rec[name], str) and not (name == "error" and rec[name] is None):
+            out.append((name, f"must be {what}"))
+    if _cost(rec) is None:
+        out.append(("cost", f"must be a number, got {rec['cost']!r}"))
+    if not isinstance(checks, list) or not checks:
+        out.append(("checks", "missing" if checks is None else "must be a non-empty list of checks"))
+    return out
+
+
+def _check_problem(c: Any, qerr: str) -> tuple[str, str] | None:
+    """(sub-field, message) for the first thing wrong with a check, None when it can be counted.
+
+    Whether a non-null result fits the check's kind is for ``_outcome`` to say.
+    """
+    if not isinstance(c, dict):
+        return "", "must be an object"
+    func, metrics = c.get("func"), c.get("metrics")
+    if func is None:
+        return "/func", "missing"
+    if not isinstance(func, str) or func not in CHECKS:
+        return "/func", f"unknown check function {func!r}"
+    if not isinstance(metrics, list) or not all(isinstance(m, str) and m for m in metrics):
+        return "/metrics", "missing" if metrics is None else "must be a list of names"
+    if "result" not in c:
+        return "/result", "missing (every check of a checked file has a result, null when it could not be made)"
+    cerr = c.get("error") or ""
+    if not isinstance(cerr, str):
+        return "/error", "must be a string"
+    if _cost(c) is None:
+        return "/cost", f"must be a number, got {c['cost']!r}"
+    if c["result"] is not None and qerr:
+        return "/result", f"the testee query failed ({qerr[:60]!r}) but the check has a result"
+    if c["result"] is not None and cerr:
+        return "/result", f"has both a result and an error ({cerr[:60]!r})"
+    return None
 
 
 def _cost(rec: Mapping[str, Any]) -> float | None:
