@@ -23,7 +23,9 @@ class CheckParseError(ValueError):
 class CheckFunc:
     """A registered check: the callable, its kind, positional-arg count, target and description.
 
-    ``labels`` lists the results a multiclass check can give, in report order (empty: not fixed).
+    ``labels`` lists the results a multiclass check can give, in report order (empty: not fixed);
+    ``argtypes`` says what each positional argument must be: "text" (a string) or "texts" (a
+    non-empty list of strings), so a suite is checked before any check runs.
     """
 
     name: str
@@ -33,6 +35,18 @@ class CheckFunc:
     target: str
     description: str
     labels: tuple[str, ...] = ()
+    argtypes: tuple[str, ...] = ()
+
+    def args_problem(self, args: Any) -> str | None:
+        """Why ``args`` (a check's ``args`` field) cannot be given to this function, or None."""
+        if not isinstance(args, list) or len(args) != self.nargs:
+            return f"{self.name} takes {self.nargs} argument(s)"
+        for i, (arg, kind) in enumerate(zip(args, self.argtypes, strict=False), 1):
+            if kind == "text" and not isinstance(arg, str):
+                return f"{self.name}: argument {i} must be a string, got {arg!r}"
+            if kind == "texts" and not _is_texts(arg):
+                return f"{self.name}: argument {i} must be a non-empty list of strings, got {arg!r}"
+        return None
 
 
 CHECKS: dict[str, CheckFunc] = {}
@@ -40,14 +54,17 @@ CHECK_KINDS = ("binary", "multiclass", "score")
 
 
 def register_check(name: str, kind: str, nargs: int = 0, target: str = "1", description: str = "",
-                   labels: Sequence[str] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+                   labels: Sequence[str] = (), argtypes: Sequence[str] = ()
+                   ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a check function under ``name``; ``kind`` is binary, multiclass or score."""
     if kind not in CHECK_KINDS:
         raise ValueError(f"check {name}: unknown kind {kind!r} (use one of {', '.join(CHECK_KINDS)})")
+    if argtypes and (len(argtypes) != nargs or not set(argtypes) <= {"text", "texts"}):
+        raise ValueError(f"check {name}: argtypes must name \"text\" or \"texts\" for each of its {nargs} arguments")
 
     def deco(func: Callable[..., Any]) -> Callable[..., Any]:
         CHECKS[name] = CheckFunc(name, func, kind, nargs, target, description or (func.__doc__ or "").strip(),
-                                 tuple(labels))
+                                 tuple(labels), tuple(argtypes))
         return func
 
     return deco
@@ -119,46 +136,55 @@ def unknown(response: str) -> str:
     return "1" if text in {"unknown", "uncertain", "i do not know", "i don't know"} else "0"
 
 
+def _is_texts(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(t, str) for t in value)
+
+
 def _targets(name: str, targets: Any) -> list[str]:
-    """The list-of-strings argument of the *_oneof / contains_all checks; a suite error otherwise."""
-    if not isinstance(targets, list) or not targets or not all(isinstance(t, str) for t in targets):
+    """The list argument of the *_oneof / contains_all checks; compile and validate catch a bad one
+    earlier (``args_problem``), this guards direct calls."""
+    if not _is_texts(targets):
         raise TypeError(f"{name}: the argument must be a non-empty list of strings, got {targets!r}")
     return targets
 
 
-@register_check("is_eq", "binary", 1, description="1 if the response equals the argument exactly")
+@register_check("is_eq", "binary", 1, argtypes=["text"], description="1 if the response equals the argument exactly")
 def is_eq(response: str, target: str) -> str:
     return "1" if response == target else "0"
 
 
-@register_check("is_textual_eq", "binary", 1, description="1 if equal ignoring case and surrounding space")
+@register_check("is_textual_eq", "binary", 1, argtypes=["text"],
+                description="1 if equal ignoring case and surrounding space")
 def is_textual_eq(response: str, target: str) -> str:
     return "1" if response.strip().lower() == target.strip().lower() else "0"
 
 
-@register_check("is_eq_oneof", "binary", 1, description="1 if the response equals one of a list of strings")
+@register_check("is_eq_oneof", "binary", 1, argtypes=["texts"],
+                description="1 if the response equals one of a list of strings")
 def is_eq_oneof(response: str, targets: list[str]) -> str:
     return "1" if response in _targets("is_eq_oneof", targets) else "0"
 
 
-@register_check("is_textual_eq_oneof", "binary", 1,
+@register_check("is_textual_eq_oneof", "binary", 1, argtypes=["texts"],
                 description="1 if the response equals one of a list of strings, ignoring case and surrounding space")
 def is_textual_eq_oneof(response: str, targets: list[str]) -> str:
     text = response.strip().lower()
     return "1" if any(text == t.strip().lower() for t in _targets("is_textual_eq_oneof", targets)) else "0"
 
 
-@register_check("contains", "binary", 1, description="1 if the response contains the argument")
+@register_check("contains", "binary", 1, argtypes=["text"], description="1 if the response contains the argument")
 def contains(response: str, target: str) -> str:
     return "1" if target in response else "0"
 
 
-@register_check("contains_oneof", "binary", 1, description="1 if the response contains one of a list of strings")
+@register_check("contains_oneof", "binary", 1, argtypes=["texts"],
+                description="1 if the response contains one of a list of strings")
 def contains_oneof(response: str, targets: list[str]) -> str:
     return "1" if any(t in response for t in _targets("contains_oneof", targets)) else "0"
 
 
-@register_check("contains_all", "binary", 1, description="1 if the response contains every one of a list of strings")
+@register_check("contains_all", "binary", 1, argtypes=["texts"],
+                description="1 if the response contains every one of a list of strings")
 def contains_all(response: str, targets: list[str]) -> str:
     return "1" if all(t in response for t in _targets("contains_all", targets)) else "0"
 

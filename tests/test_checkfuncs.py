@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from ragability_gen.checkfuncs import CHECKS, CheckParseError, register_check
+from ragability_gen.compile import Suite
+from ragability_gen.errors import SpecError
+from ragability_gen.specs import load_suite_spec
 
 YES = [
     "Yes", "yes.", "YES!", "Yes.", "y", "Y.", "yes, because the passages disagree",
@@ -127,3 +134,41 @@ def test_register_check_rejects_an_unknown_kind() -> None:
         register_check("odd", "ordinal")
     assert str(e.value) == "check odd: unknown kind 'ordinal' (use one of binary, multiclass, score)"
     assert "odd" not in CHECKS
+
+
+@pytest.mark.parametrize(("func", "args", "problem"), [
+    ("contains_oneof", [["Paris", "Lyon"]], None),
+    ("contains", ["Paris"], None),
+    ("affirmative", [], None),
+    ("contains_oneof", ["Paris"], "contains_oneof: argument 1 must be a non-empty list of strings, got 'Paris'"),
+    ("contains_all", [[]], "contains_all: argument 1 must be a non-empty list of strings, got []"),
+    ("contains", [["Paris"]], "contains: argument 1 must be a string, got ['Paris']"),
+    ("contains_oneof", ["Paris", "Lyon"], "contains_oneof takes 1 argument(s)"),
+    ("affirmative", ["yes"], "affirmative takes 0 argument(s)"),
+    ("is_eq", "Paris", "is_eq takes 1 argument(s)"),
+])
+def test_args_problem(func: str, args: object, problem: str | None) -> None:
+    assert CHECKS[func].args_problem(args) == problem
+
+
+def test_validate_and_compile_check_the_arguments(cli: Any, tmp_path: Path) -> None:
+    items = [{"qid": "a", "query": "q", "checks": [
+        {"cid": "c", "func": "contains_oneof", "metrics": ["m"], "args": ["Paris"]},
+        {"cid": "d", "func": "contains_all", "metrics": ["m"], "args": [["Paris", "Lyon"]]}]}]
+    (tmp_path / "s.json").write_text(json.dumps(items), encoding="utf-8")
+    result = cli("validate", "s.json")
+    assert (result.exit_code, result.stderr) == (
+        1, "error: s.json: item 1: field checks/0/args: contains_oneof: argument 1 must be a non-empty list of "
+           "strings, got 'Paris'\n")
+    base = load_suite_spec("ragability")
+    text = base.path.read_text(encoding="utf-8").replace(
+        '{cid: "answer_correct", func: "negative", metrics:',
+        '{cid: "answer_correct", func: "contains_all", args: [["no", 1]], metrics:')
+    (tmp_path / "x.hjson").write_text(text, encoding="utf-8")
+    (tmp_path / "ragability-prompts.hjson").write_text(
+        (base.path.parent / "ragability-prompts.hjson").read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(SpecError) as err:
+        Suite(load_suite_spec(tmp_path / "x.hjson"))
+    assert err.value.problems == [
+        f"{tmp_path / 'x.hjson'}: outcome ic_no, check answer_correct: field args: contains_all: argument 1 must be "
+        "a non-empty list of strings, got ['no', 1]"]
