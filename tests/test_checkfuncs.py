@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import edited_suite_spec
 
 from ragability_gen.checkfuncs import CHECKS, CheckParseError, register_check
 from ragability_gen.compile import Suite
@@ -160,15 +161,11 @@ def test_validate_and_compile_check_the_arguments(cli: Any, tmp_path: Path) -> N
     assert (result.exit_code, result.stderr) == (
         1, "error: s.json: item 1: field checks/0/args: contains_oneof: argument 1 must be a non-empty list of "
            "strings, got 'Paris'\n")
-    base = load_suite_spec("ragability")
-    text = base.path.read_text(encoding="utf-8").replace(
+    path = edited_suite_spec(tmp_path, lambda text: text.replace(
         '{cid: "answer_correct", func: "negative", metrics:',
-        '{cid: "answer_correct", func: "contains_all", args: [["no", 1]], metrics:')
-    (tmp_path / "x.hjson").write_text(text, encoding="utf-8")
-    (tmp_path / "ragability-prompts.hjson").write_text(
-        (base.path.parent / "ragability-prompts.hjson").read_text(encoding="utf-8"), encoding="utf-8")
+        '{cid: "answer_correct", func: "contains_all", args: [["no", 1]], metrics:'))
     with pytest.raises(SpecError) as err:
-        Suite(load_suite_spec(tmp_path / "x.hjson"))
+        Suite(load_suite_spec(path))
     assert err.value.problems == [
-        f"{tmp_path / 'x.hjson'}: outcome ic_no, check answer_correct: field args: contains_all: argument 1 must be "
+        f"{path}: outcome ic_no, check answer_correct: field args: contains_all: argument 1 must be "
         "a non-empty list of strings, got ['no', 1]"]
