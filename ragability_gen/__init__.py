@@ -1,9 +1,12 @@
 """ragability-gen: build and run test suites for LLMs facing contradicting passages."""
 
 from . import judge, wikicontradict  # noqa: F401  (registers the WikiContradict converters and judge check)
+from .checkfuncs import CHECKS, CheckParseError, register_check
 from .compile import CompileSummary, Suite, compile_suite, expected_outcome
 from .convert import ConvertSummary, read_instances, register_converter, write_corpus
 from .errors import InputError, LLMError, RagabilityGenError, SchemaError, SpecError
+from .evaluate import Report, StatRow, evaluate_checked, parse_breakdowns, write_report
+from .export import ExportSummary, export_rows, export_tsv
 from .fileio import RecordSource, read_records, write_records
 from .llm import LLM, LLMSpec, ResponseCache, complete_json, spec_for
 from .llmconfig import load_llm_config, resolve_llms
@@ -13,10 +16,11 @@ from .specs import load_converter_spec, load_prompts, load_suite_spec
 from .validate import validate_file
 
 __all__ = [
-    "LLM", "Answer", "Check", "CompileSummary", "Context", "ConvertSummary", "InputError", "Instance", "LLMError",
-    "LLMSpec", "Provenance", "RagabilityGenError", "RecordSource", "ResponseCache", "RunSummary", "SchemaError",
-    "SpecError", "Suite", "SuiteItem", "check_results", "compile_suite", "complete_json", "expected_outcome",
-    "load_converter_spec", "load_llm_config", "load_prompts", "load_suite_spec", "query_suite", "read_instances",
-    "read_records", "register_converter", "resolve_llms", "spec_for", "validate_file", "write_corpus",
-    "write_records",
+    "CHECKS", "LLM", "Answer", "Check", "CheckParseError", "CompileSummary", "Context", "ConvertSummary",
+    "ExportSummary", "InputError", "Instance", "LLMError", "LLMSpec", "Provenance", "RagabilityGenError",
+    "RecordSource", "Report", "ResponseCache", "RunSummary", "SchemaError", "SpecError", "StatRow", "Suite",
+    "SuiteItem", "check_results", "compile_suite", "complete_json", "evaluate_checked", "expected_outcome",
+    "export_rows", "export_tsv", "load_converter_spec", "load_llm_config", "load_prompts", "load_suite_spec",
+    "parse_breakdowns", "query_suite", "read_instances", "read_records", "register_check", "register_converter",
+    "resolve_llms", "spec_for", "validate_file", "write_corpus", "write_records", "write_report",
 ]

@@ -13,6 +13,8 @@ from tqdm import tqdm
 from .compile import compile_suite
 from .convert import read_instances, write_corpus
 from .errors import RagabilityGenError
+from .evaluate import check_report_dir, evaluate_checked, summary_lines, write_report
+from .export import export_tsv
 from .fileio import FORMATS, format_for
 from .llm import LLM, ResponseCache, default_cache_path
 from .llmconfig import resolve_llms
@@ -229,6 +231,57 @@ def check(results: Path, output: Path, checker: str | None, prompts: Path | None
         return check_results(results, output, model, prompts=prompts, progress=bar)
 
     _run_stage(quiet, "check", body)
+
+
+@main.command("eval")
+@click.argument("checked", metavar="CHECKED", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
+              help="Report folder to write (default: CHECKED's name without its suffix + '-report', in the "
+                   "current folder). "
+                   "A previous report there is replaced; a folder holding other files is refused.")
+@click.option("--by-tags", multiple=True, metavar="SPEC",
+              help="Break results down by tags; repeatable. SPEC: [NAME=]PATTERN[,PATTERN...] with * and ? "
+                   "wildcards, several joined by & for their cross product (e.g. 'ctx_*', 'hint,nohint', "
+                   "'wc_template_*&wc_explicit,wc_implicit'). 'default' stands for the shipped tag groups, "
+                   "'none' for no tag breakdowns. Default: default.")
+@click.option("--by-fields", multiple=True, metavar="SPEC",
+              help="Break results down by item fields; repeatable. SPEC: [NAME=]FIELD[,FIELD...] (combined); "
+                   "check.KEY for a field of the check (e.g. check.cid). 'default' stands for pid, 'none' for "
+                   "no field breakdowns. Default: pid.")
+@click.option("-q", "--quiet", is_flag=True, help="Do not print the summary.")
+def eval_command(checked: Path, output: Path | None, by_tags: tuple[str, ...], by_fields: tuple[str, ...],
+                 quiet: bool) -> None:
+    """Compute metrics from a CHECKED file and write TSV tables, report.md and report.html."""
+    out = output or Path(checked.stem + "-report")
+    try:
+        check_report_dir(out)
+        report = evaluate_checked(checked, by_tags or None, by_fields or None)
+        names = write_report(report, out)
+    except (RagabilityGenError, OSError) as e:
+        raise _fail(e) from None
+    if not quiet:
+        for line in summary_lines(report) + [f"wrote {len(names)} files to {out}: report.html, report.md, "
+                                             f"{sum(n.endswith('.tsv') for n in names)} TSV tables, "
+                                             f"{sum(n.endswith('.svg') for n in names)} charts"]:
+            click.echo(line, err=True)
+
+
+@main.command("export")
+@click.argument("file", metavar="FILE", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="TSV file to write (default: FILE's name with .export.tsv for its suffix, in the current folder).")
+@click.option("--all", "keep_all", is_flag=True, help="Keep columns whose value is the same in every row.")
+@click.option("-q", "--quiet", is_flag=True, help="Do not print the summary.")
+def export_command(file: Path, output: Path | None, keep_all: bool, quiet: bool) -> None:
+    """Write a suite, results or checked FILE as a TSV: one row per item x check."""
+    out = output or Path(file.stem + ".export.tsv")
+    try:
+        summary = export_tsv(file, out, keep_all)
+    except (RagabilityGenError, OSError) as e:
+        raise _fail(e) from None
+    if not quiet:
+        for line in summary.lines() + [f"wrote {out}"]:
+            click.echo(line, err=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -125,9 +125,8 @@ class Suite:
                 if c["func"] not in CHECKS:
                     problems.append(f"{where}: {owner}, check {c['cid']}: field func: unknown check "
                                     f"function {c['func']!r}")
-                elif len(c.get("args", [])) != CHECKS[c["func"]].nargs:
-                    problems.append(f"{where}: {owner}, check {c['cid']}: field args: {c['func']} takes "
-                                    f"{CHECKS[c['func']].nargs} argument(s)")
+                elif (bad := CHECKS[c["func"]].args_problem(c.get("args", []))) is not None:
+                    problems.append(f"{where}: {owner}, check {c['cid']}: field args: {bad}")
                 if "pid" in c and c["pid"] not in pids:
                     problems.append(f"{where}: {owner}, check {c['cid']}: field pid: no prompt {c['pid']!r}")
                 for m in c["metrics"]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
@@ -49,6 +50,16 @@ def format_for(path: str | Path, default: str = "hjson") -> str:
     return suffix if suffix in FORMATS else default
 
 
+def _default_mode(full: int) -> int:
+    """The mode a plain open() would give a new file (0o666) or mkdir a folder (0o777) under the umask.
+
+    mkstemp and mkdtemp make private (0o600/0o700) temporaries; outputs should not stay private.
+    """
+    mask = os.umask(0)
+    os.umask(mask)
+    return full & ~mask
+
+
 @contextlib.contextmanager
 def atomic_output(path: str | Path, newline: str | None = None) -> Iterator[IO[str]]:
     """Open a temporary file beside ``path``; rename it over ``path`` only if the block succeeds.
@@ -61,10 +72,40 @@ def atomic_output(path: str | Path, newline: str | None = None) -> Iterator[IO[s
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as fh:
             yield fh
+        os.chmod(tmp, _default_mode(0o666))
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_dir(path: str | Path) -> Iterator[Path]:
+    """Yield an empty temporary folder beside ``path``; it becomes ``path`` only if the block succeeds.
+
+    An existing ``path`` is replaced as a whole (the caller decides whether it may be), so a reader
+    sees the old folder or the new one, never a mix; on any exception the temporary folder is removed.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    try:
+        os.chmod(tmp, _default_mode(0o777))
+        yield tmp
+        if not target.exists():
+            os.rename(tmp, target)
+            return
+        old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
+        os.replace(target, old)
+        try:
+            os.rename(tmp, target)
+        except BaseException:
+            os.replace(old, target)
+            raise
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
         raise
 
 

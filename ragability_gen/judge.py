@@ -94,7 +94,7 @@ def parse_verdict(response: str) -> str:
     return verdict
 
 
-@register_check("wc_judge", "multiclass", target="correct",
+@register_check("wc_judge", "multiclass", target="correct", labels=VERDICTS,
                 description="The WikiContradict judge's verdict: correct, partially correct or incorrect")
 def wc_judge(response: str) -> str:
     return parse_verdict(response)

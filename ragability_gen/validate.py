@@ -112,8 +112,12 @@ def suite_problems(items: list[dict[str, Any]], where: str) -> list[str]:
         if isinstance(q, str) and qids[q] > 1:
             probs.append(f"{where}: item {i}: field qid: duplicate qid {q!r}")
         for j, c in enumerate(it.get("checks") or [], 0):
-            if isinstance(c, dict) and isinstance(c.get("func"), str) and c["func"] not in CHECKS:
+            if not isinstance(c, dict) or not isinstance(c.get("func"), str):
+                continue
+            if c["func"] not in CHECKS:
                 probs.append(f"{where}: item {i}: field checks/{j}/func: unknown check function {c['func']!r}")
+            elif (bad := CHECKS[c["func"]].args_problem(c.get("args", []))) is not None:
+                probs.append(f"{where}: item {i}: field checks/{j}/args: {bad}")
     prompts_file = prompts_path_for(where)
     if Path(prompts_file).is_file():
         pids = {p["pid"] for p in load_prompts(prompts_file)}

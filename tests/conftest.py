@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,16 @@ def tsv_text(rows: list[dict[str, str]], columns: list[str] | None = None) -> st
 
 def row(**changes: str) -> dict[str, str]:
     return {**ROW, **changes}
+
+
+def edited_suite_spec(folder: Path, edit: Callable[[str], str], name: str = "ragability") -> Path:
+    """A copy of a shipped suite spec with its text edited, beside a copy of its prompt file."""
+    shipped = data_dir("checks") / f"{name}.hjson"
+    out = folder / f"edited-{name}.hjson"
+    out.write_text(edit(shipped.read_text(encoding="utf-8")), encoding="utf-8")
+    prompts = data_dir("checks") / f"{name}-prompts.hjson"
+    (folder / prompts.name).write_text(prompts.read_text(encoding="utf-8"), encoding="utf-8")
+    return out
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import V04_COLUMNS, row, tsv_text
+from conftest import V04_COLUMNS, edited_suite_spec, row, tsv_text
 
 from ragability_gen import Instance, compile_suite, read_instances, read_records
 from ragability_gen.compile import Suite, expected_outcome
@@ -231,18 +231,14 @@ def test_a_fifth_context_and_a_new_variant_need_only_spec_files(tmp_path: Path) 
 
 
 def test_suite_spec_references_are_checked(tmp_path: Path) -> None:
-    base = load_suite_spec("ragability")
-    text = base.path.read_text(encoding="utf-8")
-    text = text.replace('pids: ["q_no_context"]', 'pids: ["q_nothing"]').replace(
+    path = edited_suite_spec(tmp_path, lambda text: text.replace(
+        'pids: ["q_no_context"]', 'pids: ["q_nothing"]').replace(
         "func: affirmative\n          metrics: [\"correct_answer_all\", \"correct_answer_answerable\"]",
         "func: affirmativ\n          metrics: [\"correct_answer_all\", \"correct_answer_answerable\"]").replace(
-        '"short answer: {answer_short}', '"short answer: {answer_shrt}')
-    (tmp_path / "s.hjson").write_text(text, encoding="utf-8")
-    (tmp_path / "ragability-prompts.hjson").write_text(
-        (base.path.parent / "ragability-prompts.hjson").read_text(encoding="utf-8"), encoding="utf-8")
+        '"short answer: {answer_short}', '"short answer: {answer_shrt}'))
     with pytest.raises(SpecError) as err:
-        Suite(load_suite_spec(tmp_path / "s.hjson"))
-    where = str(tmp_path / "s.hjson")
+        Suite(load_suite_spec(path))
+    where = str(path)
     assert err.value.problems == [
         f"{where}: variant nc: field pids: no prompt 'q_nothing' in ragability-prompts.hjson",
         f"{where}: outcome answer, check answer_correct: field func: unknown check function 'affirmativ'",
