@@ -274,6 +274,8 @@ def stream_records(path: str | Path, fmt: str | None = None, chunk_size: int = 1
         NotStreamable: the text is not JSON records (possibly after some were yielded).
     """
     fmt = fmt or format_for(path)
+    if not Path(path).is_file():
+        raise InputError(f"{path}: no such file")
     with open(path, encoding="utf-8-sig", newline="") as fh:
         if fmt == "jsonl":
             for line in fh:
@@ -371,8 +373,8 @@ class RecordSource:
             for rec in stream_records(self.path, self.fmt):
                 n += 1
                 yield rec
-        except NotStreamable:
-            if n:  # the first pass reads whole files that do not stream, so a later pass cannot get here
-                raise InputError(f"{self.path}: changed while being read") from None
+        except (NotStreamable, UnicodeDecodeError):
+            # Read the whole file: hjson beyond JSON, or a precise error. The records already yielded
+            # are the same either way (hjson reads JSON as JSON).
             self._records = read_records(self.path, self.fmt)
-            yield from self._records
+            yield from self._records[n:]

@@ -226,9 +226,8 @@ def _scan(source: RecordSource, prompts: dict[str, dict[str, Any]], prompts_path
             if isinstance(c, dict):
                 if isinstance(c.get("func"), str) and c["func"] not in CHECKS:
                     problems.append(f"{at}: field checks/{j}/func: unknown check function {c['func']!r}")
-                elif isinstance(c.get("func"), str) and len(c.get("args") or []) != CHECKS[c["func"]].nargs:
-                    problems.append(f"{at}: field checks/{j}/args: {c['func']} takes {CHECKS[c['func']].nargs} "
-                                    f"argument(s)")
+                elif isinstance(c.get("func"), str) and (bad := CHECKS[c["func"]].args_problem(c.get("args", []))):
+                    problems.append(f"{at}: field checks/{j}/args: {bad}")
                 if result_fields and c.get("pid"):
                     used.append(c["pid"])
         for pid in used:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragability_gen.errors import InputError
-from ragability_gen.fileio import read_records, write_records
+from ragability_gen.fileio import NotStreamable, RecordSource, read_records, stream_records, write_records
 
 text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 value = st.recursive(
@@ -76,3 +76,30 @@ def test_empty_suite_is_an_empty_list(tmp_path: Path) -> None:
     for fmt in ("hjson", "json", "jsonl"):
         write_records([], tmp_path / f"e.{fmt}")
         assert read_records(tmp_path / f"e.{fmt}") == []
+
+
+@pytest.mark.parametrize("fmt", ["hjson", "json", "jsonl"])
+def test_record_source_streams_what_the_writer_writes(tmp_path: Path, fmt: str) -> None:
+    recs = [{"i": i, "text": "x" * (i % 9) + ' ]"[ é\n', "n": 123456789} for i in range(3000)]
+    path = tmp_path / f"r.{fmt}"
+    write_records(recs, path)
+    assert list(stream_records(path, chunk_size=97)) == recs  # values cut at every chunk boundary
+    source = RecordSource(path)
+    assert list(source) == recs and list(source) == recs
+
+
+def test_record_source_falls_back_for_hjson_and_bad_bytes(tmp_path: Path) -> None:
+    mixed = tmp_path / "m.hjson"
+    mixed.write_text('# hand edited\n[\n  {"a": 1},\n  {a: two}\n]\n')
+    with pytest.raises(NotStreamable):
+        list(stream_records(mixed))
+    source = RecordSource(mixed)
+    assert list(source) == list(source) == [{"a": 1}, {"a": "two"}]
+    bad = tmp_path / "b.jsonl"
+    bad.write_bytes(b'{"a": 1}\n{"a": "\xff"}\n')
+    with pytest.raises(InputError) as e:
+        list(RecordSource(bad))
+    assert e.value.problems == [f"{bad}: line 2, byte column 8: not valid UTF-8 (byte 0xff)"]
+    with pytest.raises(InputError) as e:
+        list(RecordSource(tmp_path / "none.json"))
+    assert e.value.problems == [f"{tmp_path / 'none.json'}: no such file"]

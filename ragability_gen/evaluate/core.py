@@ -11,7 +11,7 @@ pass or a failure.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from itertools import product
 from pathlib import Path
@@ -19,7 +19,7 @@ from typing import Any
 
 from ..checkfuncs import CHECKS, CheckFunc
 from ..errors import InputError
-from ..fileio import read_records
+from ..fileio import RecordSource
 from . import stats
 from .breakdowns import NONE, Breakdown, FieldPart, TagPart, group_label, parse_breakdowns
 
@@ -176,11 +176,9 @@ def evaluate_checked(checked: str | Path | Sequence[Mapping[str, Any]], by_tags:
     """
     if isinstance(checked, (str, Path)):
         source = source or str(checked)
-        records: Sequence[Mapping[str, Any]] = read_records(checked)
+        records: Iterable[Mapping[str, Any]] = RecordSource(checked)  # streamed: memory flat in the records
     else:
         source, records = source or "<records>", checked
-    if not records:
-        raise InputError(f"{source}: no records: nothing to evaluate")
     breakdowns = parse_breakdowns(by_tags, by_fields)
     fields = list(dict.fromkeys(p.field for b in breakdowns for p in b.parts if isinstance(p, FieldPart)))
     fields = [f for f in fields if not f.startswith("check.")] + [f for f in fields if f.startswith("check.")]
@@ -198,8 +196,10 @@ def evaluate_checked(checked: str | Path | Sequence[Mapping[str, Any]], by_tags:
     return report
 
 
-def _not_checked(records: Sequence[Mapping[str, Any]], source: str) -> str | None:
+def _not_checked(records: Iterable[Mapping[str, Any]], source: str) -> str | None:
     """Why the file is not a checked file at all, or None when some check has a result."""
+    if next(iter(records), None) is None:
+        return f"{source}: no records: nothing to evaluate"
     for rec in records:
         for c in rec.get("checks") or ():
             if isinstance(c, dict) and "result" in c:
@@ -210,7 +210,7 @@ def _not_checked(records: Sequence[Mapping[str, Any]], source: str) -> str | Non
     return f"{source}: not a checked file: no check has a result (a results file? run check first)"
 
 
-def _aggregate(records: Sequence[Mapping[str, Any]], source: str,
+def _aggregate(records: Iterable[Mapping[str, Any]], source: str,
                fields: list[str]) -> tuple[dict[tuple[Any, ...], _Cell], Report]:
     """Validate every record and count outcomes per (llm, metric, tags, field values).
 
@@ -229,7 +229,9 @@ def _aggregate(records: Sequence[Mapping[str, Any]], source: str,
     seen: dict[tuple[str, str, str], int] = {}
     errors: list[CheckError] = []
     qids: set[str] = set()
+    n_records = 0
     for i, rec in enumerate(records, 1):
+        n_records = i
         qid: Any = rec.get("qid")  # Any: checked by _record_problems, and the record skipped when wrong
         found = _record_problems(rec)
         for where, msg in found:
@@ -292,7 +294,7 @@ def _aggregate(records: Sequence[Mapping[str, Any]], source: str,
     if not metric_kind:
         raise InputError(f"{source}: no check names a metric (field metrics): nothing to evaluate")
     labels = {m: _labels(funcs, agg, m) for m, funcs in metric_funcs.items() if metric_kind[m] == "multiclass"}
-    return agg, Report(source, len(records), len(qids), per_llm, metric_kind, labels, errors)
+    return agg, Report(source, n_records, len(qids), per_llm, metric_kind, labels, errors)
 
 
 def _record_problems(rec: Mapping[str, Any]) -> list[tuple[str, str]]:
