@@ -90,11 +90,11 @@ def test_record_source_streams_what_the_writer_writes(tmp_path: Path, fmt: str) 
 
 def test_record_source_falls_back_for_hjson_and_bad_bytes(tmp_path: Path) -> None:
     mixed = tmp_path / "m.hjson"
-    mixed.write_text('# hand edited\n[\n  {"a": 1},\n  {a: two}\n]\n')
+    mixed.write_text('# hand edited\n[\n  {"a": 1},\n  {a: 2}\n]\n')
     with pytest.raises(NotStreamable):
         list(stream_records(mixed))
     source = RecordSource(mixed)
-    assert list(source) == list(source) == [{"a": 1}, {"a": "two"}]
+    assert list(source) == list(source) == [{"a": 1}, {"a": 2}]
     bad = tmp_path / "b.jsonl"
     bad.write_bytes(b'{"a": 1}\n{"a": "\xff"}\n')
     with pytest.raises(InputError) as e:
