@@ -126,8 +126,8 @@ class Journal:
         with open(self.path, "rb") as fh:
             first = fh.readline()
             if first.decode("utf-8", "replace").strip() != header:
-                raise SpecError(f"{self.path}: left by a run over other inputs (suite, results or prompts "
-                                f"changed); delete it to start afresh")
+                raise SpecError(f"{self.path}: left by a run over other inputs (the suite, results, prompts "
+                                f"or checker changed); delete it to start afresh")
             good = fh.tell()
             while line := fh.readline():
                 if not line.endswith(b"\n"):
@@ -386,7 +386,8 @@ def check_results(results: str | Path, output: str | Path, checker: LLM | None, 
                          llms={checker.spec.alias: checker} if checker else {})
     if checker is None and any(_needs_checker(c) for rec in source for c in rec.get("checks") or []):
         raise SpecError(f"{results}: some checks ask a checker model: give one with --checker MODEL")
-    journal = Journal(_journal_path(output), _fingerprint(results, prompts_path))
+    fingerprint = {**_fingerprint(results, prompts_path), "checker": checker.spec.alias if checker else None}
+    journal = Journal(_journal_path(output), fingerprint)
 
     def jobs() -> Iterator[tuple[Key, Callable[[], Awaitable[dict[str, Any]]]]]:
         for rec in source:

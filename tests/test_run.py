@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
+from ragability_gen.errors import SpecError
 from ragability_gen.fileio import read_records
-from ragability_gen.run import fill_checker_prompt, fill_testee_prompt
+from ragability_gen.run import Journal, fill_checker_prompt, fill_testee_prompt
 from ragability_gen.testing import Reply, ScriptedServer, flaky, user_text
 
 
@@ -259,3 +260,25 @@ def test_real_remote_model(cli: Any, small_suite: Path, tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     results = read_records(tmp_path / "res.jsonl")
     assert len(results) == 3 and all(rec["response"] and not rec["error"] for rec in results)
+
+
+def test_journal_drops_a_cut_line_and_refuses_other_inputs(tmp_path: Path) -> None:
+    path = tmp_path / "out.jsonl.partial"
+    journal = Journal(path, {"suite": "abc"})
+    journal.append({"qid": "q1", "pid": "p", "llm": "m", "response": "r1", "error": "", "cost": 0.0})
+    journal.append({"qid": "q2", "pid": "p", "llm": "m", "response": "", "error": "HTTP 500", "cost": 0.0,
+                    "failed": True})
+    journal.close()
+    with open(path, "ab") as fh:
+        fh.write(b'{"qid": "q3", "pid": "p", "ll')  # a kill in mid-write
+    again = Journal(path, {"suite": "abc"})
+    assert again.done(("q1", "p", "m")) and not again.done(("q2", "p", "m")) and not again.done(("q3", "p", "m"))
+    assert again.get(("q1", "p", "m"))["response"] == "r1"
+    again.append({"qid": "q3", "pid": "p", "llm": "m", "response": "r3", "error": "", "cost": 0.0})
+    assert again.get(("q3", "p", "m"))["response"] == "r3"
+    again.close()
+    assert path.read_bytes().count(b"\n") == 4  # header, q1, q2, q3: the cut line is gone
+    with pytest.raises(SpecError) as e:
+        Journal(path, {"suite": "other"})
+    assert e.value.problems == [f"{path}: left by a run over other inputs (the suite, results, prompts or checker "
+                                "changed); delete it to start afresh"]
