@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from ..errors import InputError
@@ -28,8 +28,8 @@ from ..model import Answer, Instance
 from .dates import Evidence, Slot, choose_offset, decide, find_dates
 from .entities import ENTITY_TYPES, Table, build_table, mentions, name_test
 from .names import invent
-from .nlp import TextInfo, annotate, load_model, model_label
-from .rewrite import Rewrite, check_dates, check_numbers, checker, leftovers, rewrite, word_in
+from .nlp import Annotations, load_model, model_label
+from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
 
 ENTITY_LEFT = "an original entity string is left in a field"
 ENTITY_REPLACED_AGAIN = "an original entity string left in a field was replaced again"
@@ -136,7 +136,7 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
     labels = check_types(types)
     nlp = load_model(model)
     texts = list(dict.fromkeys(t for inst in instances for _, t in text_fields(inst)))
-    infos = annotate(nlp, texts, on_progress=(lambda n: on_progress(n, len(texts))) if on_progress else None)
+    infos = Annotations(nlp, texts, on_progress=(lambda n: on_progress(n, len(texts))) if on_progress else None)
     summary = SubstituteSummary(instances=len(instances), model=model_label(nlp))
     groups: dict[str, list[int]] = {}
     for i, inst in enumerate(instances):
@@ -162,17 +162,28 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
         summary.repairs.update({r for r, _ in rec["repairs"]})
         summary.substituted += rec["status"] == "substituted"
         summary.repaired += rec["status"] == "repaired"
-    for rec in audit:
+    order = ("id", "variation", "source", "line", "status", "reasons", "seed", "model", "date_offset", "entities",
+             "dates", "removed", "checked")
+    for i, rec in enumerate(audit):
         rec["reasons"] = [d for _, d in rec.pop("problems") + rec.pop("repairs")]
+        audit[i] = {k: rec[k] for k in order}
     return SubstituteResult(kept, audit, summary)
+
+
+def _plural_at(infos: Annotations, text: str, pos: int) -> bool:
+    return pos in infos.tags(text).plural_starts
+
+
+def _proper_in(infos: Annotations, text: str) -> tuple[tuple[int, int], ...]:
+    return infos.tags(text).proper
 
 
 class _Group:
     """The instances sharing one id: one mapping, one offset, rewritten texts shared by content."""
 
-    def __init__(self, rows: list[Instance], infos: dict[str, TextInfo], seed: int, labels: tuple[str, ...],
-                 dates: bool):
+    def __init__(self, rows: list[Instance], infos: Annotations, seed: int, labels: tuple[str, ...], dates: bool):
         self.rows = rows
+        self.infos = infos
         fake = _faker()
         fake.seed_instance(seed)
         first_field: dict[str, str] = {}
@@ -180,8 +191,9 @@ class _Group:
             for name, text in text_fields(row):
                 first_field.setdefault(text, name)
         self.texts = list(first_field)
-        found = [m for t in self.texts for m in mentions(first_field[t], t, infos[t].ents, infos[t].proper,
-                                                    infos[t].capitals, labels)]
+        self.is_name = {t: name_test(t, partial(_proper_in, infos, t)) for t in self.texts}
+        found = [m for t in self.texts
+                 for m in mentions(first_field[t], t, infos[t].ents, infos[t].capitals, self.is_name[t], labels)]
         taken = {w.casefold() for t in self.texts + [v for r in rows for v in r.metadata.values()]
                  for w in _WORD.findall(t)}
 
@@ -195,24 +207,27 @@ class _Group:
         if dates:
             bares = {}
             for t in self.texts:
-                info = infos[t]
-                self.slots[t], bares[t] = find_dates(t, Evidence(info.ents, info.plural_starts, info.tokens <= 2))
+                evidence = Evidence(infos[t].ents, partial(_plural_at, infos, t), infos[t].tokens <= 2)
+                self.slots[t], bares[t] = find_dates(t, evidence)
             for t, extra in decide(bares).items():
                 self.slots[t] = sorted(self.slots[t] + extra, key=lambda s: s.start)
         every = [s for t in self.texts for s in self.slots[t]]
         self.offset = choose_offset(every, fake.random) if every else None
         self.problems = [(NO_OFFSET, f"{NO_OFFSET} ({len(every)} dates)")] if every and self.offset is None else []
-        self.checker = checker(self.table)
-        self.rewrites = {t: self._rewrite(t, infos[t]) for t in self.texts}
+        self.rewrites = {t: self._rewrite(t) for t in self.texts}
 
-    def _rewrite(self, text: str, info: TextInfo | None) -> Rewrite:
-        """Rewrite one text; problems and repairs are worded without the field, which the row adds."""
-        slots = self.slots.get(text, [])
-        rw = rewrite(text, self.table, slots, self.offset, name_test(text, info.proper) if info else None)
-        left = leftovers(rw.new, self.checker)
+    def _rewrite(self, text: str, metadata: bool = False) -> Rewrite:
+        """Rewrite one text; problems and repairs are worded without the field, which the row adds.
+
+        Metadata (ids, labels, titles) gets names replaced but no date shift, and no name test: NER did
+        not read it, so every alias mention in it is replaced.
+        """
+        slots = [] if metadata else self.slots[text]
+        rw = rewrite(text, self.table, slots, self.offset, None if metadata else self.is_name[text])
+        left = self.table.leftovers(rw.new)
         if left:
             rw = rewrite(text, self.table, slots, self.offset, None, force=True)
-            still = leftovers(rw.new, self.checker)
+            still = self.table.leftovers(rw.new)
             rw.repairs.append((ENTITY_REPLACED_AGAIN, f"{', '.join(left)} replaced again"))
             rw.problems += [(ENTITY_LEFT, f"original entity {s!r} is left") for s in still]
         rw.problems += check_numbers(rw)
@@ -243,7 +258,7 @@ class _Group:
                 metadata[key] = ""
                 removed.append(f"metadata/{key}")
                 continue
-            rw = self._rewrite(value, None)
+            rw = self._rewrite(value, metadata=True)
             metadata[key] = rw.new
             meta_hits += rw.hits
             problems += [(r, f"metadata/{key}: {d}") for r, d in rw.problems]
@@ -275,16 +290,16 @@ class _Group:
             for form, old in (("short", ans.short), ("long", ans.long)):
                 name = f"answers/{aid}/{form}"
                 for cid, ctx in row.contexts.items():
-                    m = word_in(old, ctx.text)
-                    if m is None:
+                    at = word_in(old, ctx.text)
+                    if at is None:
                         continue
                     checked += 1
                     cname = f"contexts/{cid}"
-                    if word_in(new[name], new[cname]):
+                    if word_in(new[name], new[cname]) is not None:
                         continue
                     rw = rws[cname]
-                    a, b = rw.map(m.start()), rw.map(m.end())
-                    if a is not None and b is not None and word_in(rw.new[a:b], new[cname]):
+                    a, b = rw.map(at), rw.map(at + len(old))
+                    if a is not None and b is not None and word_in(rw.new[a:b], new[cname]) is not None:
                         repairs.append((ANSWER_RETAKEN, f"{name}: {new[name]!r} -> {rw.new[a:b]!r} as in {cname}"))
                         new[name] = rw.new[a:b]
                     else:

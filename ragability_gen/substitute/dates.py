@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 
@@ -70,6 +70,12 @@ _BARE = re.compile(r"(?:(?<![\w.,/$£€#'’-])|(?<=[A-Za-z]-))(?P<y>1\d{3}|20\
 
 _DURATION_AFTER = re.compile(r"(?i)\s*-?\s*(?:years?|yrs?|months?|weeks?|days?|hours?|minutes?|seconds?|"
                              r"decades?|centuries|century|millennia|millennium)\b")
+_NEXT_WORD = re.compile(r"\s+([a-z]+)\b")
+_FUNCTION_WORDS = frozenset(
+    "the a an and or but nor by in on at of to for from with as was were is are be been being had has have it its "
+    "his her their he she they we i you when while after before until since that which who whom whose this these "
+    "those there then than so not no also during into onto upon under over about against between through per via "
+    "if though although because where".split())
 _COUNT_BEFORE = re.compile(r"(?i)(?:\bage[ds]?|\bno\.|\bnumber|#|\bpage|\bpp?\.)\s*$")
 _CUE_BEFORE = re.compile(r"(?i)(?:\b(?:in|on|since|from|until|till|by|during|before|after|around|circa|c\.|ca\.|"
                          r"born|died|early|mid|late|as\s+of|spring|summer|autumn|fall|winter|year)(?:\s+of)?"
@@ -120,12 +126,18 @@ class Bare:
     weak: bool = False
 
 
+def _no_plural(pos: int) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class Evidence:
-    """What NER said about one text: entity spans with labels, plural-noun token starts, and size."""
+    """What the model says about one text: entity spans with labels, whether the word at an offset is a
+    plural noun (asked only for a content word right after a bare number), and whether the text is
+    so short (a lone number) that NER's label means little."""
 
     spans: Sequence[tuple[int, int, str]] = ()
-    plural_starts: frozenset[int] = frozenset()
+    is_plural: Callable[[int], bool] = _no_plural
     short: bool = False
 
 
@@ -236,7 +248,8 @@ def _counted(text: str, end: int, ev: Evidence) -> bool:
     after = text[end:end + 40]
     if _DURATION_AFTER.match(after):
         return True
-    return end + len(after) - len(after.lstrip()) in ev.plural_starts
+    word = _NEXT_WORD.match(after)
+    return word is not None and word[1].lower() not in _FUNCTION_WORDS and ev.is_plural(end + word.start(1))
 
 
 def _bare_evidence(text: str, s: int, e: int, ev: Evidence) -> tuple[bool | None, bool]:

@@ -37,25 +37,29 @@ TITLES = frozenset("mr mrs ms miss dr prof professor sir dame lord lady king que
                    "sister president general colonel captain admiral senator governor emperor empress patriarch "
                    "archpriest rev reverend cardinal chief judge justice major lieutenant sergeant marshal sultan "
                    "shah tsar czar khan rabbi imam sheikh mayor minister chancellor jr sr".split())
-GENERIC = frozenset(
-    "sea ocean river lake bay gulf strait island islands isle mountain mountains mount mt hill hills valley "
-    "desert forest park peninsula cape coast canal falls creek glacier plain plains basin north south east west "
-    "northern southern eastern western central upper lower new old great little city town village county "
-    "province state states district region republic kingdom empire federation union territory viceroyalty "
-    "duchy principality street road avenue square bridge tower castle fort palace cathedral church chapel abbey "
-    "temple mosque monastery museum library airport station terminus port harbour harbor hall house building "
-    "stadium arena theatre theater hospital school college university institute academy company corporation "
-    "corp inc ltd llc plc group bank club team party council committee commission court parliament congress "
-    "senate army navy force forces ministry department office agency society association foundation trust "
-    "board guild order league united national international royal federal senior junior weekly daily express "
-    "superfast times post news war battle siege treaty act law convention agreement accord conference "
-    "revolution rebellion championship championships cup final games festival award prize expedition crisis "
-    "uprising campaign time free observatory vale glen heights springs lane gardens garden beach point ridge "
-    "pass lighthouse dam reservoir canyon marsh marshes laboratory laboratories clinic center centre gallery zoo "
-    "railway railways airlines airways motors works press review journal gazette herald tribune chronicle "
-    "magazine radio television network studios orchestra choir ensemble tournament marathon derby open bill "
-    "code charter constitution amendment statute decree edict resolution directive regulation rms hms uss ss "
-    "mv hmas".split())
+GENERIC = frozenset("""
+    sea ocean river lake bay gulf strait island islands isle mountain mountains mount mt hill hills valley desert
+    forest park peninsula cape coast canal falls creek glacier plain plains basin vale glen heights springs beach
+    point ridge pass marsh marshes canyon dam reservoir lighthouse
+    north south east west northern southern eastern western central upper lower new old great little free
+    city town village county province state states district region republic kingdom empire federation union
+    territory viceroyalty duchy principality
+    street road avenue square lane bridge tower castle fort palace cathedral church chapel abbey temple mosque
+    monastery museum library gallery zoo garden gardens airport station terminus port harbour harbor hall house
+    building stadium arena theatre theater hospital clinic center centre school college university institute
+    academy observatory laboratory laboratories railway railways
+    company corporation corp inc ltd llc plc group sons brothers partners associates bank club team party council
+    committee commission court parliament congress senate army navy force forces ministry department office
+    agency society association foundation trust board guild order league united national international royal
+    federal senior junior airlines airways motors works
+    weekly daily express superfast times post news press review journal gazette herald tribune chronicle magazine
+    radio television network studios orchestra choir ensemble
+    war battle siege treaty act law convention agreement accord conference revolution rebellion uprising campaign
+    expedition crisis championship championships cup final games festival award prize tournament marathon derby
+    open time bill code charter constitution amendment statute decree edict resolution directive regulation
+    rms hms uss ss mv hmas
+    """.split())
+"""Designators kept as they are inside names ("RMS Lusitania", "Tobolsk Viceroyalty", "Free City of Oskel")."""
 _MONTHS_DAYS = frozenset("january february march april may june july august september october november december "
                          "monday tuesday wednesday thursday friday saturday sunday".split())
 _PART = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
@@ -64,9 +68,12 @@ _ROMAN = re.compile(r"(?=[IVXLC])C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
 _TRAIL = re.compile(r"(?:['’]s|['’]|[^\w.]+|(?<=[^\W\d_]{2})\.)$")
 
 
+_SHAPE = str.maketrans({"’": "'", "–": "-", "—": "-"})
+
+
 def shape(text: str) -> str:
     """``text`` with one apostrophe, one dash and single spaces: how alias spellings are compared."""
-    return re.sub(r"\s+", " ", re.sub(r"[–—]", "-", text.replace("’", "'"))).strip()
+    return " ".join(text.translate(_SHAPE).split())
 
 
 def norm(text: str) -> str:
@@ -160,28 +167,31 @@ def sentence_start(text: str, pos: int) -> bool:
     return not before or before[-1] in ".!?:;"
 
 
-def name_test(text: str, proper: Sequence[tuple[int, int]]) -> Callable[[int], bool]:
-    """Whether a capitalised word at an offset of ``text`` is a name: tagged a proper noun, or
-    capitalised where a sentence does not start."""
-    starts = [a for a, _ in proper]
+def name_test(text: str, proper: Callable[[], Sequence[tuple[int, int]]]) -> Callable[[int], bool]:
+    """Whether a capitalised word at an offset of ``text`` is a name: capitalised where no sentence starts,
+    or else tagged a proper noun. ``proper`` gives the proper-noun token spans; it is only called (and
+    the tagger only run) for a word that opens a sentence."""
 
     def is_name(pos: int) -> bool:
-        i = bisect_right(starts, pos) - 1
-        return (i >= 0 and pos < proper[i][1]) or not sentence_start(text, pos)
+        if not sentence_start(text, pos):
+            return True
+        spans = proper()
+        i = bisect_right(spans, (pos, float("inf"))) - 1
+        return i >= 0 and pos < spans[i][1]
 
     return is_name
 
 
-def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], proper: Sequence[tuple[int, int]],
-             capitals: Sequence[tuple[int, int]], labels: Iterable[str]) -> list[Mention]:
+def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], capitals: Sequence[tuple[int, int]],
+             is_name: Callable[[int], bool], labels: Iterable[str]) -> list[Mention]:
     """The mentions of ``labels`` in ``text`` that name something.
 
-    An NER mention counts when it has a capitalised part that is a name by ``name_test`` (for NORP and
-    LANGUAGE any capitalised part) and is not a lone month, weekday or generic word. With PROPN among
-    the labels, proper nouns NER missed are added (see ``propn_mentions``).
+    An NER mention counts when it has a capitalised part that is a name by ``is_name`` (see
+    ``name_test``; for NORP and LANGUAGE also any capitalised part that is no common word) and is not
+    a lone month, weekday or generic word. With PROPN among the labels, proper nouns NER missed are
+    added (``propn_mentions``).
     """
     wanted = set(labels)
-    is_name = name_test(text, proper)
     out = [] if "PROPN" not in wanted else propn_mentions(field_name, text, ents, capitals, is_name)
     for s, e, label in ents:
         if label not in wanted:
@@ -196,7 +206,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], p
             continue
         if len(words) == 1 and (words[0].casefold() in _MONTHS_DAYS or _kept(words[0], True)):
             continue
-        if any(text[a].isupper() and (label in ("NORP", "LANGUAGE") or is_name(a)) for a, _ in ps):
+        caps = sorted(((a, b) for a, b in ps if text[a].isupper()), key=lambda ab: sentence_start(text, ab[0]))
+        adjective = label in ("NORP", "LANGUAGE")  # "Irish" is tagged an adjective: uncommon words pass too
+        if any(is_name(a) or (adjective and not is_common(text[a:b])) for a, b in caps):  # cheap tests first
             out.append(Mention(field_name, s, e, text[s:e], label))
     return out
 
@@ -222,12 +234,13 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
     out = []
     for a, b in runs:
         span = trim(text, a, b)
-        if span is None or not is_name(span[0]):
+        if span is None:
             continue
         s, e = span
         words = [text[s + x:s + y] for x, y in parts(text[s:e])]
         if (not words or any(c.isdigit() for c in text[s:e]) or all(_kept(w, True) for w in words)
-                or any(w.casefold() in _MONTHS_DAYS for w in words) or (len(words) == 1 and is_common(words[0]))):
+                or any(w.casefold() in _MONTHS_DAYS for w in words) or (len(words) == 1 and is_common(words[0]))
+                or not is_name(s)):
             continue
         out.append(Mention(field_name, s, e, text[s:e], "PROPN"))
     return out
@@ -280,6 +293,17 @@ class Table:
             last = b
         return "".join(out) + text[last:]
 
+    def _lookup(self, found: str) -> tuple[str, str]:
+        key, mode = self.aliases.get(norm(found), ("", ""))
+        return (key, mode) if mode == "full" else self.aliases.get(shape(found), ("", ""))
+
+    def leftovers(self, text: str) -> list[str]:
+        """What must not survive, found in ``text``: entity strings (any case), surnames, and name parts that
+        are no common word (as written or in capitals)."""
+        if self.regex is None:
+            return []
+        return sorted({m[0] for m in self.regex.finditer(text) if self._lookup(m[0])[1] not in ("", "proper")})
+
     def matches(self, text: str, is_name: Callable[[int], bool] | None = None) -> list[Hit]:
         """Every alias mention in ``text`` whose replacement differs from it.
 
@@ -293,9 +317,7 @@ class Table:
         out = []
         for m in self.regex.finditer(text):
             found = m[0]
-            key, mode = self.aliases.get(norm(found), ("", ""))
-            if mode != "full":
-                key, mode = self.aliases.get(shape(found), ("", ""))
+            key, mode = self._lookup(found)
             if not key or (mode == "proper" and is_name is not None and not is_name(m.start())):
                 continue
             edits = self.replaced_parts(found, m.start())

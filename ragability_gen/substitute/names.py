@@ -18,8 +18,9 @@ from itertools import accumulate
 from typing import Any
 
 STYLES = ("given", "family", "place", "org", "demonym", "acronym", "lower")
-_LOCALES = ("en_US", "en_GB", "en_IE", "de_DE", "fr_FR", "it_IT", "es_ES", "nl_NL", "sv_SE", "pl_PL", "cs_CZ",
-            "pt_PT")
+_PERSON_LOCALES = ("en_US", "en_GB", "en_IE", "de_DE", "fr_FR", "it_IT", "es_ES", "nl_NL", "sv_SE", "pl_PL",
+                   "cs_CZ", "pt_PT")
+_PLACE_LOCALES = ("en_US", "en_GB", "en_IE", "de_DE", "fr_FR", "nl_NL", "sv_SE", "pl_PL", "cs_CZ", "pt_PT")
 _DEMONYM_ENDINGS = ("ians", "ans", "ese", "ish", "ian", "ic", "an", "i")
 _VOWELS = set("aeiouAEIOU")
 COMMON_ZIPF = 3.3
@@ -36,17 +37,28 @@ class TrigramModel:
             for i in range(2, len(padded)):
                 nxt = counts.setdefault(padded[i - 2:i], {})
                 nxt[padded[i]] = nxt.get(padded[i], 0) + 1
-        self.table = {state: (tuple(sorted(n)), list(accumulate(n[c] for c in sorted(n))))
-                      for state, n in counts.items()}
+        self.table: dict[tuple[str, str], tuple[tuple[str, ...], list[int]]] = {}
+        for state, n in counts.items():
+            for kind, keep in (("any", lambda c: True), ("go", lambda c: c != "$"), ("vowel", _VOWELS.__contains__),
+                               ("consonant", lambda c: c != "$" and c not in _VOWELS)):
+                chars = tuple(sorted(c for c in n if keep(c)))
+                if chars:
+                    self.table[state, kind] = (chars, list(accumulate(n[c] for c in chars)))
 
-    def generate(self, rng: Any, min_len: int, max_len: int) -> str | None:
-        """One word of min_len..max_len letters, or None when this attempt ran out of bounds."""
+    def generate(self, rng: Any, min_len: int, max_len: int, vowel: bool | None = None) -> str | None:
+        """One word of min_len..max_len letters (starting with a vowel or not, if given), or None."""
         state, out = "^^", ""
         while len(out) <= max_len:
-            chars, cum = self.table[state]
-            c = rng.choices(chars, cum_weights=cum)[0]
+            if not out and vowel is not None:
+                kind = "vowel" if vowel else "consonant"
+            else:
+                kind = "go" if len(out) < min_len else "any"
+            entry = self.table.get((state, kind))
+            if entry is None:
+                return None
+            c = rng.choices(entry[0], cum_weights=entry[1])[0]
             if c == "$":
-                return out if len(out) >= min_len else None
+                return out
             out += c
             state = state[1] + c
         return None
@@ -62,7 +74,7 @@ def _ascii_words(values: Iterable[str]) -> list[str]:
 
 def _faker_lists(kind: str, attrs: tuple[str, ...]) -> list[str]:
     values: list[str] = []
-    for loc in _LOCALES:
+    for loc in _PERSON_LOCALES if kind == "person" else _PLACE_LOCALES:
         try:
             provider = importlib.import_module(f"faker.providers.{kind}.{loc}").Provider
         except ImportError:  # pragma: no cover - a locale missing from some Faker release
@@ -121,19 +133,19 @@ def _demonym_ending(original: str) -> str:
 def _candidate(fake: Any, style: str, original: str, attempt: int) -> str | None:
     rng = fake.random
     models = _models()
+    vowel = original[:1] in _VOWELS
     if style == "acronym":  # short ones are nearly all taken: later attempts grow longer
         return "".join(rng.choice("BCDFGHJKLMNPRSTVWZ") for _ in range(len(original) + attempt // 50))
     if style == "demonym":
-        stem = models["place"].generate(rng, 3, 6)
-        ending = _demonym_ending(original)
-        return None if stem is None else (stem.rstrip("aeiouy") or stem) + ending
+        stem = models["place"].generate(rng, 3, 6, vowel)
+        return None if stem is None else (stem.rstrip("aeiouy") or stem) + _demonym_ending(original)
     if style == "org":
         style = rng.choice(("family", "place"))
     if style == "place" and rng.random() < 0.4:
-        stem = models["place"].generate(rng, 3, 6)
+        stem = models["place"].generate(rng, 3, 6, vowel)
         return None if stem is None else stem + fake.city_suffix()
     model = models["given" if style == "given" else "place" if style == "place" else "family"]
-    return model.generate(rng, 4, 8 if style == "given" else 9)
+    return model.generate(rng, 4, 8 if style == "given" else 9, vowel)
 
 
 def invent(fake: Any, style: str, original: str, taken: set[str], tries: int = 500) -> str:

