@@ -24,6 +24,7 @@ KINDS: dict[str, str] = {
     "prompts": "prompts.schema.json",
     "suite-spec": "suite_spec.schema.json",
     "converter-spec": "converter_spec.schema.json",
+    "mapping": "mapping.schema.json",
 }
 
 

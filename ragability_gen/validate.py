@@ -15,7 +15,7 @@ from .errors import RagabilityGenError, SchemaError
 from .fileio import load_data, read_records
 from .specs import Spec, load_converter_spec, load_prompts
 
-FILE_KINDS = ("corpus", "instances", "suite", "prompts", "suite-spec", "converter-spec")
+FILE_KINDS = ("corpus", "instances", "suite", "prompts", "suite-spec", "converter-spec", "mapping")
 
 
 def detect_kind(path: str | Path) -> str:
@@ -36,7 +36,9 @@ def _detect(path: str | Path) -> tuple[str, Any]:
             record = json.loads(first)
         except json.JSONDecodeError:
             record = {}
-        return ("suite" if isinstance(record, dict) and "qid" in record else "instances"), None
+        if isinstance(record, dict) and "qid" in record:
+            return "suite", None
+        return ("mapping" if isinstance(record, dict) and "date_offset" in record else "instances"), None
     data = load_data(p)
     if isinstance(data, dict):
         if "variants" in data:
@@ -84,6 +86,10 @@ def validate_file(path: str | Path, kind: str | None = None,
         if kind == "converter-spec":
             spec = load_converter_spec(path)
             return kind, [], f"converter {spec['converter']!r}"
+        if kind == "mapping":
+            records = read_records(path, "jsonl")
+            probs = schemas.record_problems(records, "mapping", lambda i: f"{path}: record {i + 1}")
+            return kind, probs, f"{len(records)} instance records"
     except RagabilityGenError as e:
         return kind, e.problems, ""
     raise RagabilityGenError(f"unknown kind {kind!r} (use one of {', '.join(FILE_KINDS)})")
