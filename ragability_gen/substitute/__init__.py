@@ -49,9 +49,9 @@ def substitute_file(input_path: str | Path, output: str | Path, mapping: str | P
         if map_path.resolve() == Path(other).resolve():
             raise InputError(f"{map_path}: the mapping file must not be the same file as {what}")
     check_types(types)
-    instances, conv = read_instances(input_path, converter)
-    result = substitute_instances(instances, seed, types, dates, model, on_progress)
-    with staged_outputs(output, map_path) as (out_tmp, map_tmp):
+    with staged_outputs(output, map_path) as (out_tmp, map_tmp):  # first, so an unwritable path fails at once
+        instances, conv = read_instances(input_path, converter)
+        result = substitute_instances(instances, seed, types, dates, model, on_progress)
         write_corpus(result.instances, out_tmp)
         write_records(result.audit, map_tmp, "jsonl")
     return conv, result.summary, map_path

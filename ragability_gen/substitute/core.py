@@ -26,7 +26,7 @@ from typing import Any
 from ..errors import InputError
 from ..model import Answer, Instance
 from .dates import Evidence, Slot, choose_offset, decide, find_dates
-from .entities import ENTITY_TYPES, Table, build_table, mentions, name_test
+from .entities import ENTITY_TYPES, NameTest, Table, build_table, mentions
 from .names import invent
 from .nlp import Annotations, load_model, model_label
 from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
@@ -191,7 +191,7 @@ class _Group:
             for name, text in text_fields(row):
                 first_field.setdefault(text, name)
         self.texts = list(first_field)
-        self.is_name = {t: name_test(t, partial(_proper_in, infos, t)) for t in self.texts}
+        self.is_name = {t: NameTest(t, partial(_proper_in, infos, t)) for t in self.texts}
         found = [m for t in self.texts
                  for m in mentions(first_field[t], t, infos[t].ents, infos[t].capitals, self.is_name[t], labels)]
         taken = {w.casefold() for t in self.texts + [v for r in rows for v in r.metadata.values()]

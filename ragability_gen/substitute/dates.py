@@ -311,6 +311,10 @@ def fits(slots: Sequence[Slot], offset: int) -> bool:
             return False
         if not s.marked and (_last_year(s, new) > 0 if s.bc else new < 1):
             return False
+        if s.unit == DECADE and new % 100 == 0:  # "the 1900s" would read as a century
+            return False
+        if not s.marked and s.unit != CENTURY and 1000 <= s.value <= 2199 and not 1000 <= new <= 2199:
+            return False  # "1 January 900" or "2400-2401" would no longer read as dates (see _BARE)
     days = [(s, _day_date(s, 0)) for s in slots if s.month is not None and s.day is not None and not s.bc]
     for s, old in days:
         new_date = _day_date(s, offset)

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .names import is_common
+from .names import COMMON_ZIPF, VERY_COMMON_ZIPF, is_common
 
 ENTITY_TYPES = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
                 "LANGUAGE", "PROPN")
@@ -140,8 +140,8 @@ def trim(text: str, start: int, end: int) -> tuple[int, int] | None:
     def core(a: int, b: int) -> str:
         return text[a:b].strip("\"'“”‘’()[],;:!?")
 
-    def lower(a: int, b: int) -> bool:  # "l'amène", "nom"; not "d'Albret"
-        return not any(c.isupper() for c in text[a:b])
+    def lower(a: int, b: int) -> bool:  # "l'amène", "nom"; not "d'Albret", not "98"
+        return any(c.isalpha() for c in text[a:b]) and not any(c.isupper() for c in text[a:b])
 
     while words and (not core(*words[0]) or core(*words[0]).casefold() in ("the", "a", "an")
                      or any(c.isdigit() for c in text[slice(*words[0])]) or lower(*words[0])):
@@ -167,29 +167,38 @@ def sentence_start(text: str, pos: int) -> bool:
     return not before or before[-1] in ".!?:;"
 
 
-def name_test(text: str, proper: Callable[[], Sequence[tuple[int, int]]]) -> Callable[[int], bool]:
-    """Whether a capitalised word at an offset of ``text`` is a name: capitalised where no sentence starts,
-    or else tagged a proper noun. ``proper`` gives the proper-noun token spans; it is only called (and
-    the tagger only run) for a word that opens a sentence."""
+class NameTest:
+    """Whether a capitalised word at an offset of ``text`` is a name.
 
-    def is_name(pos: int) -> bool:
-        if not sentence_start(text, pos):
-            return True
-        spans = proper()
+    It is when capitalised where no sentence starts, or else when tagged a proper noun. ``proper``
+    gives the proper-noun token spans; it is only called (and the tagger only run) when a decision
+    needs the tag.
+    """
+
+    def __init__(self, text: str, proper: Callable[[], Sequence[tuple[int, int]]]):
+        self.text = text
+        self.proper = proper
+
+    def tagged(self, pos: int) -> bool:
+        """True when the tagger calls the token at ``pos`` a proper noun."""
+        spans = self.proper()
         i = bisect_right(spans, (pos, float("inf"))) - 1
         return i >= 0 and pos < spans[i][1]
 
-    return is_name
+    def __call__(self, pos: int) -> bool:
+        return not sentence_start(self.text, pos) or self.tagged(pos)
 
 
 def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], capitals: Sequence[tuple[int, int]],
-             is_name: Callable[[int], bool], labels: Iterable[str]) -> list[Mention]:
+             is_name: NameTest, labels: Iterable[str]) -> list[Mention]:
     """The mentions of ``labels`` in ``text`` that name something.
 
-    An NER mention counts when it has a capitalised part that is a name by ``is_name`` (see
-    ``name_test``; for NORP and LANGUAGE also any capitalised part that is no common word) and is not
-    a lone month, weekday or generic word. With PROPN among the labels, proper nouns NER missed are
-    added (``propn_mentions``).
+    An NER mention counts when it has a capitalised part that is a name by ``is_name``, or that is
+    not a very common English word (the small model's tagger calls "Bremen" opening a sentence a
+    plural noun; NER's "Notes" in "Notes and coins" is no name); for NORP and LANGUAGE any capitalised
+    part that is no common word also counts ("Irish" is tagged an adjective). A lone month, weekday or
+    generic word never counts. With PROPN among the labels, proper nouns NER missed are added
+    (``propn_mentions``).
     """
     wanted = set(labels)
     out = [] if "PROPN" not in wanted else propn_mentions(field_name, text, ents, capitals, is_name)
@@ -207,20 +216,22 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if len(words) == 1 and (words[0].casefold() in _MONTHS_DAYS or _kept(words[0], True)):
             continue
         caps = sorted(((a, b) for a, b in ps if text[a].isupper()), key=lambda ab: sentence_start(text, ab[0]))
-        adjective = label in ("NORP", "LANGUAGE")  # "Irish" is tagged an adjective: uncommon words pass too
-        if any(is_name(a) or (adjective and not is_common(text[a:b])) for a, b in caps):  # cheap tests first
+        common = COMMON_ZIPF if label in ("NORP", "LANGUAGE") else VERY_COMMON_ZIPF
+        if any(not is_common(text[a:b], common) or is_name(a) for a, b in caps):  # cheap tests first
             out.append(Mention(field_name, s, e, text[s:e], label))
     return out
 
 
 def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, str]],
-                   capitals: Sequence[tuple[int, int]], is_name: Callable[[int], bool]) -> list[Mention]:
+                   capitals: Sequence[tuple[int, int]], is_name: NameTest) -> list[Mention]:
     """Proper nouns the NER model missed ("Tipperary", "the Pembly shrike"), labelled PROPN.
 
     A run of adjacent capitalised tokens outside every name span (spans NER labelled DATE, CARDINAL
     and so on do not count: "Tipperary" labelled DATE is still a name) counts when its first word is a
-    name by ``is_name``, it has no digits, is not only generic words, months, titles or initials, and
-    is not a common English word (a common word capitalised mid-sentence is more often a title word).
+    name by ``is_name``, it has no digits, and is not only generic words, months, titles or initials.
+    A single word must also not be a common English word, unless the tagger calls it a proper noun and
+    it is not a very common word ("Bremen", "Dublin" are common in wordfreq's case-blind counts;
+    "Liberal", "Records" capitalised mid-sentence are title words).
     """
     covered = [(s, e) for s, e, label in ents if label in ENTITY_TYPES]
     runs: list[list[int]] = []
@@ -239,10 +250,13 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         s, e = span
         words = [text[s + x:s + y] for x, y in parts(text[s:e])]
         if (not words or any(c.isdigit() for c in text[s:e]) or all(_kept(w, True) for w in words)
-                or any(w.casefold() in _MONTHS_DAYS for w in words) or (len(words) == 1 and is_common(words[0]))
-                or not is_name(s)):
+                or any(w.casefold() in _MONTHS_DAYS for w in words)):
             continue
-        out.append(Mention(field_name, s, e, text[s:e], "PROPN"))
+        if len(words) == 1 and is_common(words[0]) and (is_common(words[0], VERY_COMMON_ZIPF)
+                                                        or not is_name.tagged(s)):
+            continue
+        if is_name(s):
+            out.append(Mention(field_name, s, e, text[s:e], "PROPN"))
     return out
 
 
@@ -267,7 +281,7 @@ class Table:
         forced: Keys of generic parts replaced only because a name had no other part (not aliases).
         aliases: Alias text -> (entity key, mode). Modes: "full" (an entity string, any case), "surname",
             "part" (another part, not a common word) and "proper" (a part that is a common word: only
-            where it is a name by ``name_test``); all but "full" match as written or in capitals.
+            where it is a name by ``NameTest``); all but "full" match as written or in capitals.
     """
 
     entities: dict[str, Entity] = field(default_factory=dict)
@@ -308,7 +322,7 @@ class Table:
         """Every alias mention in ``text`` whose replacement differs from it.
 
         Args:
-            is_name: Whether the capitalised word at an offset is a name (see ``name_test``); "proper"
+            is_name: Whether the capitalised word at an offset is a name (see ``NameTest``); "proper"
                 aliases need it.
                 None accepts every mention (for text the tagger has not seen).
         """

@@ -25,6 +25,8 @@ _DEMONYM_ENDINGS = ("ians", "ans", "ese", "ish", "ian", "ic", "an", "i")
 _VOWELS = set("aeiouAEIOU")
 COMMON_ZIPF = 3.3
 """wordfreq Zipf frequency from which a word counts as common (3.3: about 2 per million words)."""
+VERY_COMMON_ZIPF = 4.5
+"""... and as very common (30 per million): "Notes", "Liberal", "India"; not "Bremen" (3.5)."""
 
 
 class TrigramModel:
@@ -108,11 +110,14 @@ def is_real(word: str) -> bool:
     return any(p.lower() in _known_names() or zipf_frequency(p, "en") > 0 for p in parts)
 
 
-def is_common(word: str) -> bool:
-    """True for a common English word ("Liberal", "Records"), which a capital does not make a name."""
+def is_common(word: str, level: float = COMMON_ZIPF) -> bool:
+    """True for a common English word ("Liberal", "Records"), which a capital does not make a name.
+
+    wordfreq counts are case-blind, so well-known names count too: "Bremen" is as common as "hurling".
+    """
     from wordfreq import zipf_frequency
 
-    return zipf_frequency(word, "en") >= COMMON_ZIPF
+    return zipf_frequency(word, "en") >= level
 
 
 def _distance(a: str, b: str) -> int:

@@ -66,7 +66,7 @@ def rewrite(text: str, table: Table, slots: Sequence[Slot], offset: int | None,
 
     Args:
         slots: The text's date slots, shifted by ``offset`` (ignored when offset is None).
-        is_name: Name test for "proper" aliases (see ``entities.name_test``); None accepts every mention.
+        is_name: Name test for "proper" aliases (see ``entities.NameTest``); None accepts every mention.
         force: Replace names even inside date expressions (a repair; the date check then judges).
     """
     rw = Rewrite(text, slots=list(slots) if offset is not None else [])
