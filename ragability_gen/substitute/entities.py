@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .names import COMMON_ZIPF, VERY_COMMON_ZIPF, is_common
+from .names import VERY_COMMON_ZIPF, is_common
 
 ENTITY_TYPES = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
                 "LANGUAGE", "PROPN")
@@ -95,10 +95,13 @@ def parts(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _kept(part: str, first: bool) -> bool:
+def _kept(part: str, first: bool, person: bool = False) -> bool:
+    """True for a part that stays as it is: an initial, particle, title, number, lower-case word, a
+    Roman numeral after the first part, or a designator (except in a person's name: "Orrin Vale")."""
     low = part.casefold()
-    return (len(part) == 1 or low in FUNCTION or low in TITLES or low in GENERIC or any(c.isdigit() for c in part)
-            or part[:1].islower() or (not first and _ROMAN.fullmatch(part) is not None))
+    return (len(part) == 1 or low in FUNCTION or low in TITLES or (low in GENERIC and not person)
+            or any(c.isdigit() for c in part) or part[:1].islower()
+            or (not first and _ROMAN.fullmatch(part) is not None))
 
 
 def styled(new: str, old: str) -> str:
@@ -193,12 +196,12 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
              is_name: NameTest, labels: Iterable[str]) -> list[Mention]:
     """The mentions of ``labels`` in ``text`` that name something.
 
-    An NER mention counts when it has a capitalised part that is a name by ``is_name``, or that is
-    not a very common English word (the small model's tagger calls "Bremen" opening a sentence a
-    plural noun; NER's "Notes" in "Notes and coins" is no name); for NORP and LANGUAGE any capitalised
-    part that is no common word also counts ("Irish" is tagged an adjective). A lone month, weekday or
-    generic word never counts. With PROPN among the labels, proper nouns NER missed are added
-    (``propn_mentions``).
+    A lone month, weekday or generic word never counts. A single word counts when the tagger calls it
+    a proper noun or it is not a very common English word: NER's "Notes" in "Notes and coins" and
+    "Located" in "is Located at" are no names, while "Bremen" opening a sentence is one although the
+    small model's tagger calls it a plural noun. A longer mention, or a nationality or language
+    ("Irish" is tagged an adjective), counts when a capitalised part is a name by ``is_name`` or is no
+    common word. With PROPN among the labels, proper nouns NER missed are added (``propn_mentions``).
     """
     wanted = set(labels)
     out = [] if "PROPN" not in wanted else propn_mentions(field_name, text, ents, capitals, is_name)
@@ -215,9 +218,12 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             continue
         if len(words) == 1 and (words[0].casefold() in _MONTHS_DAYS or _kept(words[0], True)):
             continue
+        if len(words) == 1 and label not in ("NORP", "LANGUAGE"):
+            if words[0][:1].isupper() and (not is_common(words[0], VERY_COMMON_ZIPF) or is_name.tagged(s)):
+                out.append(Mention(field_name, s, e, text[s:e], label))
+            continue
         caps = sorted(((a, b) for a, b in ps if text[a].isupper()), key=lambda ab: sentence_start(text, ab[0]))
-        common = COMMON_ZIPF if label in ("NORP", "LANGUAGE") else VERY_COMMON_ZIPF
-        if any(not is_common(text[a:b], common) or is_name(a) for a, b in caps):  # cheap tests first
+        if any(not is_common(text[a:b]) or is_name(a) for a, b in caps):  # cheap tests first
             out.append(Mention(field_name, s, e, text[s:e], label))
     return out
 
@@ -228,10 +234,10 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
 
     A run of adjacent capitalised tokens outside every name span (spans NER labelled DATE, CARDINAL
     and so on do not count: "Tipperary" labelled DATE is still a name) counts when its first word is a
-    name by ``is_name``, it has no digits, and is not only generic words, months, titles or initials.
-    A single word must also not be a common English word, unless the tagger calls it a proper noun and
-    it is not a very common word ("Bremen", "Dublin" are common in wordfreq's case-blind counts;
-    "Liberal", "Records" capitalised mid-sentence are title words).
+    name by ``is_name``, it has no digits and no month, and one of its words other than designators,
+    titles and initials is not a common English word ("Buildings A", "Located", "Liberal" are no
+    names; wordfreq's counts are case-blind, so a well-known name such as "Dublin" counts as common
+    too and is left to NER).
     """
     covered = [(s, e) for s, e, label in ents if label in ENTITY_TYPES]
     runs: list[list[int]] = []
@@ -249,11 +255,9 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
             continue
         s, e = span
         words = [text[s + x:s + y] for x, y in parts(text[s:e])]
-        if (not words or any(c.isdigit() for c in text[s:e]) or all(_kept(w, True) for w in words)
-                or any(w.casefold() in _MONTHS_DAYS for w in words)):
-            continue
-        if len(words) == 1 and is_common(words[0]) and (is_common(words[0], VERY_COMMON_ZIPF)
-                                                        or not is_name.tagged(s)):
+        content = [w for w in words if not _kept(w, True)]
+        if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in _MONTHS_DAYS for w in words)
+                or all(is_common(w) for w in content)):
             continue
         if is_name(s):
             out.append(Mention(field_name, s, e, text[s:e], "PROPN"))
@@ -387,7 +391,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str]) -> 
 def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> bool:
     """Give every distinctive part of ``ent`` an invented part; False when it has no part to replace."""
     words = [ent.surface[a:b] for a, b in parts(ent.surface)]
-    replace = [i for i, w in enumerate(words) if not _kept(w, i == 0)]
+    replace = [i for i, w in enumerate(words) if not _kept(w, i == 0, ent.label == "PERSON")]
     if not replace:  # a name of generic words only ("Government College University"): its first word changes
         first = next((i for i, w in enumerate(words) if w[:1].isalpha() and w.casefold() not in FUNCTION), None)
         if first is None:
