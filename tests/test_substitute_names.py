@@ -97,6 +97,16 @@ def test_parts_map_once_and_aliases_follow() -> None:
     assert table.leftovers(new1) == table.leftovers(new2) == []
 
 
+def test_designators_stay_except_as_a_family_name() -> None:
+    text = "Damon Hill raced past Castle Donington and the Hill Observatory."
+    table = build_table([mention(text, "Damon Hill", "PERSON"), mention(text, "Castle Donington", "PERSON")],
+                        maker())
+    assert sorted(table.part_map) == ["damon", "donington", "hill"]
+    assert rewrite(text, table, [], None, None).new == (
+        f"{table.part_map['damon']} {table.part_map['hill']} raced past Castle {table.part_map['donington']} and "
+        f"the {table.part_map['hill']} Observatory.")
+
+
 def test_a_common_word_alone_changes_only_where_it_is_a_name() -> None:
     text = "Will Peace signed. Peace returned, and the Peace Council met in peace."
     table = build_table([mention(text, "Peace Council", "ORG")], maker())

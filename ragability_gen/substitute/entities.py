@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .names import VERY_COMMON_ZIPF, is_common
+from .names import VERY_COMMON_ZIPF, is_common, is_surname
 
 ENTITY_TYPES = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
                 "LANGUAGE", "PROPN")
@@ -97,9 +97,10 @@ def parts(text: str) -> list[tuple[int, int]]:
 
 def _kept(part: str, first: bool, person: bool = False) -> bool:
     """True for a part that stays as it is: an initial, particle, title, number, lower-case word, a
-    Roman numeral after the first part, or a designator (except in a person's name: "Orrin Vale")."""
+    Roman numeral after the first part, or a designator, unless in a person's name it is also a known
+    family name ("Damon Hill"; but "Castle Donington", which NER may call a person, keeps "Castle")."""
     low = part.casefold()
-    return (len(part) == 1 or low in FUNCTION or low in TITLES or (low in GENERIC and not person)
+    return (len(part) == 1 or low in FUNCTION or low in TITLES or (low in GENERIC and not (person and is_surname(low)))
             or any(c.isdigit() for c in part) or part[:1].islower()
             or (not first and _ROMAN.fullmatch(part) is not None))
 

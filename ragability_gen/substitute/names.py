@@ -102,6 +102,16 @@ def _known_names() -> frozenset[str]:
     return frozenset(_ascii_words(lists))
 
 
+@cache
+def _surnames() -> frozenset[str]:
+    return frozenset(_ascii_words(_faker_lists("person", ("last_names",))))
+
+
+def is_surname(word: str) -> bool:
+    """True for a family name in Faker's lists ("Hill", "Church"; not "Chapel" or "Castle")."""
+    return word.casefold() in _surnames()
+
+
 def is_real(word: str) -> bool:
     """True for an English word or well-known name: in wordfreq's English list or Faker's name lists."""
     from wordfreq import zipf_frequency
