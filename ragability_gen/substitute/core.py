@@ -90,8 +90,10 @@ def check_types(types: Iterable[str]) -> tuple[str, ...]:
     if "DATE" in bad:
         raise InputError("types: DATE is no entity type to replace; dates are shifted unless turned off "
                          "(--no-dates)")
-    if bad or not given:
-        shown = ", ".join(repr(t) for t in bad) or "none"
+    if not given:
+        raise InputError(f"types: no entity type given (known: {', '.join(ENTITY_TYPES)})")
+    if bad:
+        shown = ", ".join(repr(t) for t in bad)
         raise InputError(f"types: unknown entity type {shown} (known: {', '.join(ENTITY_TYPES)})")
     return tuple(t for t in ENTITY_TYPES if t in given)
 
