@@ -17,13 +17,11 @@ import datetime as dt
 import json
 import os
 import random
-import resource
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
+from bench_convert import best, run  # fresh interpreter, wall time and peak RSS
 from faker import Faker
 
 COLUMNS = ["contradiction_ID", "WikiContradict_ID", "reasoning_required_c1c2", "c1xq", "c2xq", "context_1",
@@ -40,52 +38,51 @@ main()
 NATIONS = ["French", "German", "Italian", "Spanish", "Dutch", "Swedish", "Polish", "Irish", "Scottish", "Danish",
            "Norwegian", "Portuguese", "Austrian", "Hungarian", "Greek", "Japanese", "Brazilian", "Canadian"]
 
+# Four shapes of instance (a founding year, a birth date, a tenure, a whereabouts), each with distractor
+# dates, durations and counts: context_1..4, query, short and long answer 1, short and long answer 2.
+SHAPES = [
+    ["{org} was founded in {city} in {year} by the {nation} engineer {person}.",
+     "{org} was founded in {city} in {year7}, seven years after {person} had left {town}.",
+     "In {year}, {person} opened the first workshop of {org} near the harbour of {city}.",
+     "During the {decade}s, {org} employed about {staff} people in {city}.",
+     "In which year was {org} founded?",
+     "{year}", "{org} was founded in {year}.", "{year7}", "{org} was founded in {year7}."],
+    ["{person} was born on {when} in {town}, the youngest of {children} children.",
+     "{person} was born in {town} in {month} {born2} and moved to {city} at the age of twelve.",
+     "Parish records of {town} list the baptism of {person} a few days after {when}.",
+     "{person} later studied law in {city} under the {nation} jurist {rival}.",
+     "In which year was {person} born?",
+     "{born}", "{person} was born in {born}.", "{born2}", "{person} was born in {born2}."],
+    ["{person} led {org} from {year} to {end}, for {span} years in all.",
+     "{person} led {org} for {span5} years, from {year} until {end5}.",
+     "After {span} years at the head of {org}, {person} handed over to {rival} in {end}.",
+     "{rival}, {a_nation} economist, had worked in {city} since the early {decade}s.",
+     "For how many years did {person} lead {org}?",
+     "{span}", "{person} led {org} for {span} years.", "{span5}", "{person} led {org} for {span5} years."],
+    ["The {nation} painter {person} spent the winter of {year} in {city}, where {org} bought six canvases.",
+     "The {nation} painter {person} spent the winter of {year} in {town} and never visited {city}.",
+     "Letters sent from {city} in January {year1} show that {person} was still living there.",
+     "{org} has owned works by {person} and {rival} since {later}.",
+     "Where did {person} spend the winter of {year}?",
+     "in {city}", "{person} spent the winter of {year} in {city}.", "in {town}",
+     "{person} spent the winter of {year} in {town}."],
+]
+
 
 def _row(fake: Faker, rng: random.Random, i: int) -> dict[str, str]:
-    """One instance in one of four shapes: a founding year, a birth date, a tenure, a place; all with distractors."""
-    person, rival = fake.name(), fake.name()
-    city, town = fake.city(), fake.city()
-    org = fake.company()
-    nation = rng.choice(NATIONS)
-    year = rng.randint(1700, 2010)
+    """Row ``i``: its shape's sentences filled with this row's own people, places, organisation and dates."""
+    year, span = rng.randint(1700, 2010), rng.randint(4, 30)
     day = dt.date(1800, 1, 1) + dt.timedelta(days=rng.randint(0, 69000))
-    when = f"{day.day} {day:%B} {day.year}"
-    shape = i % 4
-    if shape == 0:
-        c1 = f"{org} was founded in {city} in {year} by the {nation} engineer {person}."
-        c2 = f"{org} was founded in {city} in {year + 7}, seven years after {person} had left {town}."
-        c3 = f"In {year}, {person} opened the first workshop of {org} near the harbour of {city}."
-        c4 = f"During the {year // 10 * 10}s, {org} employed about {rng.randint(40, 900)} people in {city}."
-        q = f"In which year was {org} founded?"
-        a1, a2 = str(year), str(year + 7)
-        l1, l2 = f"{org} was founded in {year}.", f"{org} was founded in {year + 7}."
-    elif shape == 1:
-        c1 = f"{person} was born on {when} in {town}, the youngest of {rng.randint(3, 9)} children."
-        c2 = f"{person} was born in {town} in {day:%B} {day.year + 2} and moved to {city} at the age of twelve."
-        c3 = f"Parish records of {town} list the baptism of {person} a few days after {when}."
-        c4 = f"{person} later studied law in {city} under the {nation} jurist {rival}."
-        q = f"In which year was {person} born?"
-        a1, a2 = str(day.year), str(day.year + 2)
-        l1, l2 = f"{person} was born in {day.year}.", f"{person} was born in {day.year + 2}."
-    elif shape == 2:
-        span = rng.randint(4, 30)
-        c1 = f"{person} led {org} from {year} to {year + span}, for {span} years in all."
-        c2 = f"{person} led {org} for {span + 5} years, from {year} until {year + span + 5}."
-        c3 = f"After {span} years at the head of {org}, {person} handed over to {rival} in {year + span}."
-        c4 = f"{rival}, a {nation} economist, had worked in {city} since the early {year // 10 * 10}s."
-        q = f"For how many years did {person} lead {org}?"
-        a1, a2 = str(span), str(span + 5)
-        l1, l2 = f"{person} led {org} for {span} years.", f"{person} led {org} for {span + 5} years."
-    else:
-        c1 = f"The {nation} painter {person} spent the winter of {year} in {city}, where {org} bought six canvases."
-        c2 = f"The {nation} painter {person} spent the winter of {year} in {town} and never visited {city}."
-        c3 = f"Letters sent from {city} in January {year + 1} show that {person} was still living there."
-        c4 = f"{org} has owned works by {person} and {rival} since {year + rng.randint(20, 90)}."
-        q = f"Where did {person} spend the winter of {year}?"
-        a1, a2 = f"in {city}", f"in {town}"
-        l1, l2 = f"{person} spent the winter of {year} in {city}.", f"{person} spent the winter of {year} in {town}."
-    return dict(zip(COLUMNS, [str(i + 1), str(1000 + i), "categorical", "qeu", "qeu", c1, c2, c3, c4, q, a1, l1,
-                              a2, l2], strict=True))
+    values = {
+        "person": fake.name(), "rival": fake.name(), "city": fake.city(), "town": fake.city(), "org": fake.company(),
+        "nation": (nation := rng.choice(NATIONS)), "a_nation": ("an " if nation[0] in "AEIOU" else "a ") + nation,
+        "year": year, "year1": year + 1, "year7": year + 7, "decade": year // 10 * 10,
+        "later": year + rng.randint(20, 90), "staff": rng.randint(40, 900), "children": rng.randint(3, 9),
+        "when": f"{day.day} {day:%B} {day.year}", "month": f"{day:%B}", "born": day.year, "born2": day.year + 2,
+        "span": span, "span5": span + 5, "end": year + span, "end5": year + span + 5,
+    }
+    cells = [t.format(**values) for t in SHAPES[i % len(SHAPES)]]
+    return dict(zip(COLUMNS, [str(i + 1), str(1000 + i), "categorical", "qeu", "qeu", *cells], strict=True))
 
 
 def make_corpus(path: Path, rows: int, seed: int = 7) -> None:
@@ -97,16 +94,6 @@ def make_corpus(path: Path, rows: int, seed: int = 7) -> None:
         out.writeheader()
         for i in range(rows):
             out.writerow(_row(fake, rng, i))
-
-
-def run(code: str, *args: str) -> tuple[float, float]:
-    """Run code in a fresh interpreter; return (wall seconds, peak RSS in MB of the largest child so far)."""
-    start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    if proc.returncode != 0:
-        sys.exit(f"benchmark step failed:\n{proc.stderr}")
-    return wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
 def main() -> int:
@@ -124,8 +111,7 @@ def main() -> int:
         for line in open(audit, encoding="utf-8"):
             status = json.loads(line)["status"]
             statuses[status] = statuses.get(status, 0) + 1
-    wall = min(w for w, _ in runs)
-    rss = max(r for _, r in runs)
+    wall, rss = best(runs)
     print(f"rows={args.rows} written={written} audit={statuses} (python {sys.version.split()[0]}, "
           f"{os.cpu_count()} cpus)")
     print(f"substitute: best of {args.repeat} {wall:.2f} s wall (target 20 s), peak RSS {rss:.0f} MB "

@@ -273,10 +273,10 @@ class _Group:
             "status": status, "problems": problems, "repairs": repairs, "date_offset": self.offset,
             "entities": self._entities([h for rw in rws.values() for h in rw.hits] + meta_hits),
             "dates": [{"field": name, "original": rw.old[s.expr[0]:s.expr[1]], "shifted": self._shifted(rw, s)}
-                      for name, rw in rws.items() for s in rw.slots],
+                      for name, rw in rws.items() for s in {s.expr: s for s in rw.slots}.values()],
             "removed": removed,
             "checked": {"entity_strings": len(self.table.entities), "answers_in_contexts": answers,
-                        "dates": sum(len(rw.slots) for rw in rws.values())},
+                        "dates": sum(len({s.expr for s in rw.slots}) for rw in rws.values())},
         }
         if problems:
             return None, rec

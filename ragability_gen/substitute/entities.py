@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .names import VERY_COMMON_ZIPF, is_common, is_surname
+from .names import VERY_COMMON_ZIPF, is_common, is_known_name, is_surname
 
 ENTITY_TYPES = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
                 "LANGUAGE", "PROPN")
@@ -36,7 +36,8 @@ TITLES = frozenset("mr mrs ms miss dr prof professor sir dame lord lady king que
                    "count countess baron baroness baronet earl bishop archbishop pope saint st father brother "
                    "sister president general colonel captain admiral senator governor emperor empress patriarch "
                    "archpriest rev reverend cardinal chief judge justice major lieutenant sergeant marshal sultan "
-                   "shah tsar czar khan rabbi imam sheikh mayor minister chancellor jr sr".split())
+                   "shah tsar czar khan rabbi imam sheikh mayor minister chancellor".split())
+SUFFIXES = frozenset("jr sr jnr snr".split())
 GENERIC = frozenset("""
     sea ocean river lake bay gulf strait island islands isle mountain mountains mount mt hill hills valley desert
     forest park peninsula cape coast canal falls creek glacier plain plains basin vale glen heights springs beach
@@ -95,12 +96,20 @@ def parts(text: str) -> list[tuple[int, int]]:
     return out
 
 
+def ordinary(word: str) -> bool:
+    """True for a word that is more likely an ordinary English word than a name: common in English, and
+    either very common ("White", "Will") or no given, family or place name ("Liberal"; not "Amber",
+    "Rodriguez", which are common in wordfreq's case-blind counts because they are frequent names)."""
+    return is_common(word) and (is_common(word, VERY_COMMON_ZIPF) or not is_known_name(word))
+
+
 def _kept(part: str, first: bool, person: bool = False) -> bool:
     """True for a part that stays as it is: an initial, particle, title, number, lower-case word, a
     Roman numeral after the first part, or a designator, unless in a person's name it is also a known
     family name ("Damon Hill"; but "Castle Donington", which NER may call a person, keeps "Castle")."""
     low = part.casefold()
-    return (len(part) == 1 or low in FUNCTION or low in TITLES or (low in GENERIC and not (person and is_surname(low)))
+    return (len(part) == 1 or low in FUNCTION or low in TITLES or low in SUFFIXES
+            or (low in GENERIC and not (person and is_surname(low)))
             or any(c.isdigit() for c in part) or part[:1].islower()
             or (not first and _ROMAN.fullmatch(part) is not None))
 
@@ -224,7 +233,7 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                 out.append(Mention(field_name, s, e, text[s:e], label))
             continue
         caps = sorted(((a, b) for a, b in ps if text[a].isupper()), key=lambda ab: sentence_start(text, ab[0]))
-        if any(not is_common(text[a:b]) or is_name(a) for a, b in caps):  # cheap tests first
+        if any(not ordinary(text[a:b]) or is_name(a) for a, b in caps):  # cheap tests first
             out.append(Mention(field_name, s, e, text[s:e], label))
     return out
 
@@ -258,7 +267,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         words = [text[s + x:s + y] for x, y in parts(text[s:e])]
         content = [w for w in words if not _kept(w, True)]
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in _MONTHS_DAYS for w in words)
-                or all(is_common(w) for w in content)):
+                or all(ordinary(w) for w in content)):
             continue
         if is_name(s):
             out.append(Mention(field_name, s, e, text[s:e], "PROPN"))
@@ -392,7 +401,10 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str]) -> 
 def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> bool:
     """Give every distinctive part of ``ent`` an invented part; False when it has no part to replace."""
     words = [ent.surface[a:b] for a, b in parts(ent.surface)]
-    replace = [i for i, w in enumerate(words) if not _kept(w, i == 0, ent.label == "PERSON")]
+    person = ent.label == "PERSON"
+    lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
+    replace = [i for i, w in enumerate(words)  # a title after the name is a name: "Amanda Khan"
+               if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
     if not replace:  # a name of generic words only ("Government College University"): its first word changes
         first = next((i for i, w in enumerate(words) if w[:1].isalpha() and w.casefold() not in FUNCTION), None)
         if first is None:
@@ -427,7 +439,7 @@ def _add_partial_aliases(table: Table, ent: Entity) -> None:
         last_word = ent.surface.split()[-1]
         if any(norm(last_word[a:b]) in table.part_map for a, b in parts(last_word)):
             forms.append((re.sub(r"['’]s$", "", last_word), "surname"))
-    forms += [(w, "proper" if is_common(w) else "part") for w in words if norm(w) in table.part_map]
+    forms += [(w, "proper" if ordinary(w) else "part") for w in words if norm(w) in table.part_map]
     for form, mode in forms:
         if len(form) < 3 or norm(form) in table.forced:
             continue

@@ -120,6 +120,11 @@ def is_real(word: str) -> bool:
     return any(p.lower() in _known_names() or zipf_frequency(p, "en") > 0 for p in parts)
 
 
+def is_known_name(word: str) -> bool:
+    """True for a given name, family name or place name in Faker's lists ("Amber", "Rodriguez")."""
+    return word.casefold() in _known_names()
+
+
 def is_common(word: str, level: float = COMMON_ZIPF) -> bool:
     """True for a common English word ("Liberal", "Records"), which a capital does not make a name.
 
