@@ -76,3 +76,21 @@ def test_empty_suite_is_an_empty_list(tmp_path: Path) -> None:
     for fmt in ("hjson", "json", "jsonl"):
         write_records([], tmp_path / f"e.{fmt}")
         assert read_records(tmp_path / f"e.{fmt}") == []
+
+
+def test_staged_outputs_are_all_or_nothing(tmp_path: Path) -> None:
+    from ragability_gen.fileio import staged_outputs
+
+    (tmp_path / "a.txt").write_text("old a", encoding="utf-8")
+    with pytest.raises(RuntimeError), staged_outputs(tmp_path / "a.txt", tmp_path / "sub" / "b.txt") as (a, b):
+        a.write_text("new a", encoding="utf-8")
+        b.write_text("new b", encoding="utf-8")
+        raise RuntimeError("the second writer failed")
+    assert (tmp_path / "a.txt").read_text(encoding="utf-8") == "old a"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.txt", "sub"]
+    with staged_outputs(tmp_path / "a.txt", tmp_path / "sub" / "b.txt") as (a, b):
+        assert (a.name, b.name) == ("a.txt", "b.txt")
+        a.write_text("new a", encoding="utf-8")
+        b.write_text("new b", encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.txt", "b.txt", "sub"]
+    assert (tmp_path / "sub" / "b.txt").read_text(encoding="utf-8") == "new b"
