@@ -80,17 +80,17 @@ def rewrite(text: str, table: Table, slots: Sequence[Slot], offset: int | None,
             edits = [e for e in edits if not any(e.start == s.start for s in inside)]
         rw.hits.append((text[hit.start:hit.end], hit.new, hit.key))
         edits += [Edit(a, b, new, hit.key) for a, b, new in hit.parts]
-    out, last, placed = [], 0, []
+    out, last, size, placed = [], 0, 0, []
     for e in sorted(edits, key=lambda e: e.start):
-        out.append(text[last:e.start])
-        new_start = sum(map(len, out))
-        out.append(e.new)
-        placed.append(Edit(e.start, e.end, e.new, e.key, new_start))
+        out += [text[last:e.start], e.new]
+        size += e.start - last
+        placed.append(Edit(e.start, e.end, e.new, e.key, size))
+        size += len(e.new)
         last = e.end
     out.append(text[last:])
     rw.new, rw.edits = "".join(out), placed
-    by_start = {e.start: e for e in placed if e.key == "date"}
-    rw.dates = [(s, by_start[s.start].new if s.start in by_start else None) for s in rw.slots]
+    at = {e.start: (e.new_start, e.new_start + len(e.new)) for e in placed if e.key == "date"}
+    rw.dates = [(s, rw.new[slice(*at[s.start])] if s.start in at else None) for s in rw.slots]  # as the new text has it
     return rw
 
 
