@@ -97,6 +97,13 @@ def test_parts_map_once_and_aliases_follow() -> None:
     assert table.leftovers(new1) == table.leftovers(new2) == []
 
 
+def test_case_folding_letters_still_match() -> None:
+    text = "Die Hauptstraße in Großwald; GROSSWALD liegt an der HAUPTSTRASSE."
+    table = build_table([mention(text, "Großwald", "GPE"), mention(text, "Hauptstraße", "FAC")], maker())
+    new = rewrite(text, table, [], None, None).new
+    assert "Großwald" not in new and "Hauptstraße" not in new and table.leftovers(new) == []
+
+
 def test_designators_stay_except_as_a_family_name() -> None:
     text = "Damon Hill raced past Castle Donington and the Hill Observatory."
     table = build_table([mention(text, "Damon Hill", "PERSON"), mention(text, "Castle Donington", "PERSON")],

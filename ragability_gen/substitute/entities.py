@@ -9,8 +9,9 @@ Where a name is replaced (aliases, longest first, word-bounded):
 - every entity string NER found in any field, in every field, case-insensitively (case style kept);
 - a person's surname alone, as written or in capitals;
 - any other distinctive part alone (a given name, "Lusitania" of "RMS Lusitania"), as written or in
-  capitals, where the tagger marks that word as a proper noun (so "Will" the name changes, "will" and
-  "Will they ...?" do not).
+  capitals; if the part is an ordinary English word, only where it is a name (capitalised where no
+  sentence starts, or tagged a proper noun), so "Will" the name changes, "will" and "Will they ...?"
+  do not.
 """
 
 from __future__ import annotations
@@ -385,13 +386,15 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str]) -> 
         if not _map_parts(table, ent, invent):
             del table.entities[ent.key]
     ranked = [e for e in ranked if e.key in table.entities]
+    spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
     for ent in ranked:
         for s in ent.surfaces:
             table.aliases[norm(s)] = (ent.key, "full")
+            spelled.setdefault(norm(s), s)
     for ent in ranked:
         _add_partial_aliases(table, ent)
     if table.aliases:
-        ci = [(a, f"(?i:{alias_pattern(a)})") for a, (_, mode) in table.aliases.items() if mode == "full"]
+        ci = [(a, f"(?i:{alias_pattern(spelled[a])})") for a, (_, mode) in table.aliases.items() if mode == "full"]
         cs = [(a, alias_pattern(a)) for a, (_, mode) in table.aliases.items() if mode != "full"]
         alts = [p for _, p in sorted(ci + cs, key=lambda ap: (-len(ap[0]), ap[0]))]
         table.regex = re.compile(r"(?<!\w)(?:" + "|".join(alts) + r")(?!\w)")
