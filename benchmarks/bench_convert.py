@@ -63,6 +63,11 @@ def run(code: str, *args: str) -> tuple[float, float]:
     return wall, max(peak, before) / 1024
 
 
+def best(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    """(best wall seconds, largest peak RSS) of repeated runs."""
+    return min(w for w, _ in runs), max(r for _, r in runs)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=12000)
@@ -77,10 +82,7 @@ def main() -> int:
         read = [run(READ, str(suite), str(items)) for _ in range(args.repeat)]
     # ru_maxrss of RUSAGE_CHILDREN is the largest child so far: the convert runs come first, so their
     # figure is theirs alone; the read figure is the max over all children.
-    conv_wall = min(w for w, _ in conv)
-    conv_rss = max(r for _, r in conv)
-    read_wall = min(w for w, _ in read)
-    read_rss = max(r for _, r in read)
+    (conv_wall, conv_rss), (read_wall, read_rss) = best(conv), best(read)
     print(f"rows={args.rows} items={items} suite={size:.0f} MB "
           f"(python {sys.version.split()[0]}, {os.cpu_count()} cpus)")
     print(f"convert: best of {args.repeat} {conv_wall:.2f} s wall (target 4 s), "

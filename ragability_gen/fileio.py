@@ -109,6 +109,30 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
         raise
 
 
+@contextlib.contextmanager
+def staged_outputs(*paths: str | Path) -> Iterator[list[Path]]:
+    """Stage several outputs that belong together: all or none of them reach their paths.
+
+    Yields one temporary path per target, with the target's file name (so writers that look at the
+    suffix behave the same) inside a hidden folder beside it. Only when the block succeeds are they
+    renamed over the targets; the folders are always removed.
+    """
+    staged: list[tuple[Path, Path, Path]] = []
+    try:
+        for p in paths:
+            target = Path(p)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+            staged.append((folder, folder / target.name, target))
+        yield [tmp for _, tmp, _ in staged]
+        for _, tmp, target in staged:
+            os.chmod(tmp, _default_mode(0o666))  # mkdtemp's files are private; outputs follow the umask
+            os.replace(tmp, target)
+    finally:
+        for folder, _, _ in staged:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 def format_record(record: Mapping[str, Any]) -> str:
     """One record, one member per line, indented as an element of a top-level list.
 

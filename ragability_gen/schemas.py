@@ -25,6 +25,7 @@ KINDS: dict[str, str] = {
     "suite-spec": "suite_spec.schema.json",
     "converter-spec": "converter_spec.schema.json",
     "llm-config": "llm_config.schema.json",
+    "mapping": "mapping.schema.json",
 }
 
 

@@ -16,7 +16,7 @@ from .fileio import load_data, read_records
 from .llmconfig import load_llm_config
 from .specs import Spec, load_converter_spec, load_prompts
 
-FILE_KINDS = ("corpus", "instances", "suite", "prompts", "suite-spec", "converter-spec", "llm-config")
+FILE_KINDS = ("corpus", "instances", "suite", "prompts", "suite-spec", "converter-spec", "llm-config", "mapping")
 
 
 def detect_kind(path: str | Path) -> str:
@@ -37,7 +37,9 @@ def _detect(path: str | Path) -> tuple[str, Any]:
             record = json.loads(first)
         except json.JSONDecodeError:
             record = {}
-        return ("suite" if isinstance(record, dict) and "qid" in record else "instances"), None
+        if isinstance(record, dict) and "qid" in record:
+            return "suite", None
+        return ("mapping" if isinstance(record, dict) and "date_offset" in record else "instances"), None
     data = load_data(p)
     if isinstance(data, dict):
         if "variants" in data:
@@ -90,6 +92,10 @@ def validate_file(path: str | Path, kind: str | None = None,
         if kind == "llm-config":
             llms = load_llm_config(path)
             return kind, [], f"{len(llms)} models"
+        if kind == "mapping":
+            records = read_records(path, "jsonl")
+            probs = schemas.record_problems(records, "mapping", lambda i: f"{path}: record {i + 1}")
+            return kind, probs, f"{len(records)} instance records"
     except RagabilityGenError as e:
         return kind, e.problems, ""
     raise RagabilityGenError(f"unknown kind {kind!r} (use one of {', '.join(FILE_KINDS)})")

@@ -103,3 +103,20 @@ def test_record_source_falls_back_for_hjson_and_bad_bytes(tmp_path: Path) -> Non
     with pytest.raises(InputError) as e:
         list(RecordSource(tmp_path / "none.json"))
     assert e.value.problems == [f"{tmp_path / 'none.json'}: no such file"]
+
+def test_staged_outputs_are_all_or_nothing(tmp_path: Path) -> None:
+    from ragability_gen.fileio import staged_outputs
+
+    (tmp_path / "a.txt").write_text("old a", encoding="utf-8")
+    with pytest.raises(RuntimeError), staged_outputs(tmp_path / "a.txt", tmp_path / "sub" / "b.txt") as (a, b):
+        a.write_text("new a", encoding="utf-8")
+        b.write_text("new b", encoding="utf-8")
+        raise RuntimeError("the second writer failed")
+    assert (tmp_path / "a.txt").read_text(encoding="utf-8") == "old a"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.txt", "sub"]
+    with staged_outputs(tmp_path / "a.txt", tmp_path / "sub" / "b.txt") as (a, b):
+        assert (a.name, b.name) == ("a.txt", "b.txt")
+        a.write_text("new a", encoding="utf-8")
+        b.write_text("new b", encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.txt", "b.txt", "sub"]
+    assert (tmp_path / "sub" / "b.txt").read_text(encoding="utf-8") == "new b"

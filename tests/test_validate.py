@@ -98,4 +98,22 @@ def test_unknown_kind(cli, tmp_path: Path) -> None:
     result = cli("validate", "x.hjson")
     assert result.exit_code == 1
     assert result.stderr == ("error: x.hjson: cannot tell what kind of file this is; give --kind (corpus, instances, "
-                             "suite, prompts, suite-spec, converter-spec, llm-config)\n")
+                             "suite, prompts, suite-spec, converter-spec, llm-config, mapping)\n")
+
+
+def test_audit_files(cli, tmp_path: Path) -> None:
+    good = {"id": "1", "variation": 1, "source": "c.tsv", "line": 2, "status": "substituted", "reasons": [], "seed": 0,
+            "model": "m 1", "date_offset": -12, "entities": [{"original": "Bremen", "fantasy": "Noorna", "type": "GPE",
+                                                             "forms": {"Bremen": "Noorna"}}],
+            "dates": [{"field": "contexts/1", "original": "1912", "shifted": "1900"}], "removed": [],
+            "checked": {"entity_strings": 1, "answers_in_contexts": 0, "dates": 1}}
+    bad = {**good, "status": "done", "entities": [{**good["entities"][0], "type": "CITY"}]}
+    (tmp_path / "m.jsonl").write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
+    result = cli("validate", "m.jsonl")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "error: m.jsonl: record 2: field entities/0/type: 'CITY' is not one of ['PERSON', 'NORP', 'FAC', 'ORG', "
+        "'GPE', 'LOC', 'PRODUCT', 'EVENT', 'WORK_OF_ART', 'LAW', 'LANGUAGE', 'PROPN']",
+        "error: m.jsonl: record 2: field status: 'done' is not one of ['substituted', 'repaired', 'excluded']"]
+    (tmp_path / "m.jsonl").write_text(json.dumps(good) + "\n", encoding="utf-8")
+    assert cli("validate", "m.jsonl").output == "m.jsonl: valid mapping (1 instance records)\n"

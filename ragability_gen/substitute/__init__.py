@@ -1,0 +1,57 @@
+"""Stage 2 (``ragability-gen substitute``): make instances novel with fantasy entities and shifted dates.
+
+- ``core``: instances in, verified instances and audit records out.
+- ``entities``: which NER mentions count, the part-by-part mapping, aliases and replacement.
+- ``names``: invented names (Faker material, seeded), checked not to be real words or names.
+- ``dates``: date expressions, the offset choice, rendering and reading back.
+- ``rewrite``: applying a mapping to one text as edits, and the checks.
+- ``nlp``: the spaCy model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from ..convert import ConvertSummary, read_instances, write_corpus
+from ..errors import InputError
+from ..fileio import staged_outputs, write_records
+from .core import SubstituteResult, SubstituteSummary, check_types, instance_seed, substitute_instances
+from .entities import ENTITY_TYPES
+from .nlp import DEFAULT_MODELS, load_model
+
+__all__ = ["DEFAULT_MODELS", "ENTITY_TYPES", "SubstituteResult", "SubstituteSummary", "check_types",
+           "instance_seed", "load_model", "mapping_path_for", "substitute_file", "substitute_instances"]
+
+
+def mapping_path_for(output: str | Path) -> Path:
+    """Where the audit file goes by default: beside OUTPUT, as ``<OUTPUT stem>.mapping.jsonl``."""
+    out = Path(output)
+    return out.with_name(out.stem + ".mapping.jsonl")
+
+
+def substitute_file(input_path: str | Path, output: str | Path, mapping: str | Path | None = None,
+                    converter: str | Path | None = None, seed: int = 0, types: Iterable[str] = ENTITY_TYPES,
+                    dates: bool = True, model: str | None = None,
+                    on_progress: Callable[[int, int], None] | None = None
+                    ) -> tuple[ConvertSummary, SubstituteSummary, Path]:
+    """Read any corpus, substitute every instance, write the corpus and the audit file together.
+
+    OUTPUT ending in ``.jsonl`` gets canonical instances, any other suffix a Ragability TSV. The
+    audit file (JSON Lines, one record per input instance) goes to ``mapping`` or beside OUTPUT.
+    Either both files are written or neither.
+
+    Returns:
+        The conversion summary, the substitution summary, and the audit file's path.
+    """
+    map_path = Path(mapping) if mapping else mapping_path_for(output)
+    for other, what in ((output, "OUTPUT"), (input_path, "INPUT")):
+        if map_path.resolve() == Path(other).resolve():
+            raise InputError(f"{map_path}: the mapping file must not be the same file as {what}")
+    check_types(types)
+    with staged_outputs(output, map_path) as (out_tmp, map_tmp):  # first, so an unwritable path fails at once
+        instances, conv = read_instances(input_path, converter)
+        result = substitute_instances(instances, seed, types, dates, model, on_progress)
+        write_corpus(result.instances, out_tmp)
+        write_records(result.audit, map_tmp, "jsonl")
+    return conv, result.summary, map_path

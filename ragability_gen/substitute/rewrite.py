@@ -1,0 +1,128 @@
+"""Rewriting one text with an instance's mapping and date offset, and checking the result.
+
+A rewrite is a list of edits over the original text (each invented name part, each shifted date
+number). Keeping the edits, rather than only the new text, lets a check map any old position to the
+new text: that is how an answer lost from its context is taken from the rewritten context again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from .dates import Slot, interval_problems, read, render
+from .entities import Table
+
+_DIGITS = re.compile(r"\d+")
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One replaced stretch: old span, new text, and new span; ``key`` is the entity key or "date"."""
+
+    start: int
+    end: int
+    new: str
+    key: str
+    new_start: int = 0
+
+
+@dataclass
+class Rewrite:
+    """One text before and after, with its edits, its date slots and what the checks found.
+
+    Attributes:
+        hits: (old mention, new mention, entity key) of every name mention replaced, for the audit.
+        slots: The date slots of the old text; ``dates`` pairs each with its new text (None if lost).
+        problems: (reason, detail) of what the checks found and could not repair.
+        repairs: (reason, detail) of what was repaired.
+    """
+
+    old: str
+    new: str = ""
+    edits: list[Edit] = field(default_factory=list)
+    hits: list[tuple[str, str, str]] = field(default_factory=list)
+    slots: list[Slot] = field(default_factory=list)
+    dates: list[tuple[Slot, str | None]] = field(default_factory=list)
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    repairs: list[tuple[str, str]] = field(default_factory=list)
+
+    def map(self, pos: int) -> int | None:
+        """The new offset of old offset ``pos``; None when it falls inside an edit."""
+        delta = 0
+        for e in self.edits:
+            if pos <= e.start:
+                break
+            if pos < e.end:
+                return None
+            delta += len(e.new) - (e.end - e.start)
+        return pos + delta
+
+
+def rewrite(text: str, table: Table, slots: Sequence[Slot], offset: int | None,
+            is_name: Callable[[int], bool] | None, force: bool = False) -> Rewrite:
+    """Apply the name mapping and the date shift to ``text``.
+
+    Args:
+        slots: The text's date slots, shifted by ``offset`` (ignored when offset is None).
+        is_name: Name test for "proper" aliases (see ``entities.NameTest``); None accepts every mention.
+        force: Replace names even inside date expressions (a repair; the date check then judges).
+    """
+    rw = Rewrite(text, slots=list(slots) if offset is not None else [])
+    edits = [Edit(s.start, s.end, render(s, text[s.start:s.end], offset), "date")
+             for s in rw.slots if offset is not None]
+    for hit in table.matches(text, is_name):
+        inside = [s for s in rw.slots if hit.start < s.expr[1] and s.expr[0] < hit.end]
+        if inside and not force:
+            continue
+        if inside:
+            edits = [e for e in edits if not any(e.start == s.start for s in inside)]
+        rw.hits.append((text[hit.start:hit.end], hit.new, hit.key))
+        edits += [Edit(a, b, new, hit.key) for a, b, new in hit.parts]
+    out, last, size, placed = [], 0, 0, []
+    for e in sorted(edits, key=lambda e: e.start):
+        out += [text[last:e.start], e.new]
+        size += e.start - last
+        placed.append(Edit(e.start, e.end, e.new, e.key, size))
+        size += len(e.new)
+        last = e.end
+    out.append(text[last:])
+    rw.new, rw.edits = "".join(out), placed
+    at = {e.start: (e.new_start, e.new_start + len(e.new)) for e in placed if e.key == "date"}
+    rw.dates = [(s, rw.new[slice(*at[s.start])] if s.start in at else None) for s in rw.slots]  # as the new text has it
+    return rw
+
+
+NUMBERS_CHANGED = "a number that is no date changed"
+
+
+def check_numbers(rw: Rewrite) -> list[tuple[str, str]]:
+    """Durations and counts must survive: the numbers outside date slots are the same before and after."""
+    date_new = [(e.new_start, e.new_start + len(e.new)) for e in rw.edits if e.key == "date"]
+    old = [m[0] for m in _DIGITS.finditer(rw.old) if not any(s.start <= m.start() < s.end for s in rw.slots)]
+    new = [m[0] for m in _DIGITS.finditer(rw.new) if not any(a <= m.start() < b for a, b in date_new)]
+    return [] if old == new else [(NUMBERS_CHANGED, f"{' '.join(old)} became {' '.join(new)}")]
+
+
+def check_dates(rewrites: Sequence[Rewrite], offset: int) -> list[str]:
+    """Every date of the given texts read back as its old value plus ``offset``, day intervals kept."""
+    return interval_problems([(s, None if new is None else read(s, new, offset))
+                              for rw in rewrites for s, new in rw.dates], offset)
+
+
+def word_in(part: str, text: str) -> int | None:
+    """Offset of the first word-bounded occurrence of ``part`` in ``text``, or None."""
+    if not part.strip():
+        return None
+    i = text.find(part)
+    while i >= 0:
+        before, after = text[i - 1:i], text[i + len(part):i + len(part) + 1]
+        if not (_word_char(before) and _word_char(part[0])) and not (_word_char(after) and _word_char(part[-1])):
+            return i
+        i = text.find(part, i + 1)
+    return None
+
+
+def _word_char(c: str) -> bool:
+    return bool(c) and (c.isalnum() or c == "_")

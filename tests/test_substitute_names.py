@@ -1,0 +1,152 @@
+"""Invented names and the per-instance mapping, without NER: mentions are given, so the tests are exact."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from faker import Faker
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ragability_gen.substitute.entities import Mention, build_table, parts, styled, trim
+from ragability_gen.substitute.names import STYLES, invent, is_common, is_real
+from ragability_gen.substitute.rewrite import rewrite
+
+
+def maker(seed: int = 1, taken: set[str] | None = None):
+    fake = Faker("en_US")
+    fake.seed_instance(seed)
+    used = set() if taken is None else taken
+
+    def make(style: str, original: str) -> str:
+        new = invent(fake, style, original, used)
+        used.add(new.lower())
+        return new
+
+    return make
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_invented_names_are_not_real_and_keep_their_kind(style: str) -> None:
+    original = {"acronym": "NASA", "demonym": "Irish", "lower": "bosozoku"}.get(style, "Edrin")
+    make = maker()
+    names = [make(style, original) for _ in range(30)]
+    assert len(set(names)) == 30
+    assert not any(is_real(n) for n in names)
+    if style == "acronym":
+        assert all(n.isupper() for n in names)
+    elif style == "demonym":
+        assert all(n.endswith("ish") and n[0] in "AEIOU" for n in names)  # "an Irish" stays "an ..."
+    elif style == "lower":
+        assert all(n.islower() for n in names)
+    else:
+        assert all(n[0] in "AEIOU" and n[1:].islower() for n in names)  # like "Edrin"
+
+
+def test_real_words_and_names_are_recognised() -> None:
+    assert is_real("London") and is_real("table") and is_real("Smith") and is_real("Jennifer")
+    assert not is_real("Quorvell") and not is_real("Dremsk")
+    assert is_common("Liberal") and not is_common("Tipperary")
+
+
+def test_same_seed_same_names_other_seed_other_names() -> None:
+    first = [maker(7)("family", "Baker") for _ in range(3)]
+    assert first == [maker(7)("family", "Baker") for _ in range(3)]
+    assert first != [maker(8)("family", "Baker") for _ in range(3)]
+
+
+@pytest.mark.parametrize("span, name", [
+    ("the Tobolsk Viceroyalty", "Tobolsk Viceroyalty"),
+    ("Charles D'Oyly's", "Charles D'Oyly"),
+    ("\"Miraculous Stair", "Miraculous Stair"),
+    ("Jean Follain l'amène à réunir", "Jean Follain"),
+    ("Amanieu d'Albret", "Amanieu d'Albret"),
+    ("1961 All-Ireland Senior Camogie Championship", "All-Ireland Senior Camogie Championship"),
+    ("Building 98", "Building 98"),
+    ("nom de l'épopée", None),
+])
+def test_trim_keeps_the_name(span: str, name: str | None) -> None:
+    found = trim(span, 0, len(span))
+    assert (span[found[0]:found[1]] if found else None) == name
+
+
+def test_parts_and_case_style() -> None:
+    text = "Amanieu d'Albret and Charles D'Oyly's Albert-Birot"
+    assert [text[a:b] for a, b in parts(text)] == ["Amanieu", "Albret", "and", "Charles", "D'Oyly", "Albert", "Birot"]
+    assert [styled("Velmor", old) for old in ("DARWIN", "darwin", "Darwin", "D'Oyly")] == [
+        "VELMOR", "velmor", "Velmor", "Velmor"]
+
+
+def mention(text: str, name: str, label: str, field: str = "f") -> Mention:
+    start = text.index(name)
+    return Mention(field, start, start + len(name), name, label)
+
+
+def test_parts_map_once_and_aliases_follow() -> None:
+    c1 = "Charles Darwin sailed on RMS Lusitania from the Tobolsk Viceroyalty."
+    c2 = "DARWIN's ship, the Lusitania, left Tobolsk; Darwin never came back."
+    table = build_table([mention(c1, "Charles Darwin", "PERSON"), mention(c1, "RMS Lusitania", "PRODUCT"),
+                         mention(c1, "Tobolsk Viceroyalty", "GPE")], maker())
+    darwin, lusitania, tobolsk = (table.part_map[k] for k in ("darwin", "lusitania", "tobolsk"))
+    assert "rms" not in table.part_map and "viceroyalty" not in table.part_map
+    new1 = rewrite(c1, table, [], None, None).new
+    new2 = rewrite(c2, table, [], None, None).new
+    assert new1 == f"{table.part_map['charles']} {darwin} sailed on RMS {lusitania} from the {tobolsk} Viceroyalty."
+    assert new2 == f"{darwin.upper()}'s ship, the {lusitania}, left {tobolsk}; {darwin} never came back."
+    assert table.leftovers(new1) == table.leftovers(new2) == []
+
+
+def test_case_folding_letters_still_match() -> None:
+    text = "Die Hauptstraße in Großwald; GROSSWALD liegt an der HAUPTSTRASSE."
+    table = build_table([mention(text, "Großwald", "GPE"), mention(text, "Hauptstraße", "FAC")], maker())
+    new = rewrite(text, table, [], None, None).new
+    assert "Großwald" not in new and "Hauptstraße" not in new and table.leftovers(new) == []
+
+
+def test_designators_stay_except_as_a_family_name() -> None:
+    text = "Damon Hill raced past Castle Donington and the Hill Observatory."
+    table = build_table([mention(text, "Damon Hill", "PERSON"), mention(text, "Castle Donington", "PERSON")],
+                        maker())
+    assert sorted(table.part_map) == ["damon", "donington", "hill"]
+    assert rewrite(text, table, [], None, None).new == (
+        f"{table.part_map['damon']} {table.part_map['hill']} raced past Castle {table.part_map['donington']} and "
+        f"the {table.part_map['hill']} Observatory.")
+
+
+def test_a_common_word_alone_changes_only_where_it_is_a_name() -> None:
+    text = "Will Peace signed. Peace returned, and the Peace Council met in peace."
+    table = build_table([mention(text, "Peace Council", "ORG")], maker())
+    new = rewrite(text, table, [], None, lambda pos: pos > 0 and text[pos - 2] != ".").new
+    peace = table.part_map["peace"]
+    assert new == f"Will {peace} signed. Peace returned, and the {peace} Council met in peace."
+
+
+WORD = st.text(alphabet="bcdfghklmnprstvz", min_size=2, max_size=4).map(lambda w: w + "ora")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(WORD, min_size=1, max_size=3), min_size=1, max_size=4, unique_by=lambda ws: ws[-1]),
+       st.lists(st.tuples(st.integers(0, 3), st.sampled_from(["title", "upper", "lower", "poss"])), max_size=12),
+       st.integers(0, 100))
+def test_every_mention_gets_the_same_fantasy(names: list[list[str]], uses: list[tuple[int, str]], seed: int) -> None:
+    """Whatever names and however they are written: no original survives and each maps one way."""
+    surfaces = [" ".join(w.capitalize() for w in ws) for ws in names]
+    intro = "; ".join(f"we met {s} there" for s in surfaces) + "."
+    body = []
+    for i, how in uses:
+        s = surfaces[i % len(surfaces)]
+        body.append({"title": s, "upper": s.upper(), "lower": s.lower(), "poss": s + "'s"}[how])
+    text = intro + " Later: " + ", ".join(body) + "."
+    table = build_table([mention(intro, s, "PERSON") for s in surfaces], maker(seed))
+    new = rewrite(text, table, [], None, None).new
+    assert table.leftovers(new) == []
+    for s in surfaces:
+        assert not re.search(r"(?<!\w)" + re.escape(s) + r"(?!\w)", new, re.IGNORECASE)
+        fantasy = table.compose(s)
+        assert f"we met {fantasy} there" in new
+        for i, how in uses:
+            if surfaces[i % len(surfaces)] == s:
+                assert {"title": fantasy, "upper": fantasy.upper(), "lower": fantasy.lower(),
+                        "poss": fantasy + "'s"}[how] in new
+    assert len({table.compose(s) for s in surfaces}) == len(surfaces)
