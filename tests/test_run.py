@@ -282,3 +282,24 @@ def test_journal_drops_a_cut_line_and_refuses_other_inputs(tmp_path: Path) -> No
         Journal(path, {"suite": "other"})
     assert e.value.problems == [f"{path}: left by a run over other inputs (the suite, results, prompts or checker "
                                 "changed); delete it to start afresh"]
+
+
+def test_check_reads_python_ragability_query_output(cli: Any, small_suite: Path, tmp_path: Path) -> None:
+    """python-ragability writes hjson results as hjson.dumps records between brackets, without commas."""
+    import hjson
+
+    items = read_records(small_suite)[:5]
+    results = tmp_path / "theirs.hjson"
+    with open(results, "w", encoding="utf-8") as fh:
+        fh.write("[\n")
+        for it in items:
+            rec = {**it, "response": "Yes.", "error": "", "pid": it["pids"][0], "llm": "openai/gpt-4o", "cost": 0.001}
+            fh.write(hjson.dumps(rec, indent=2) + "\n")
+        fh.write("]\n")
+    with ScriptedServer(lambda body: "yes") as server:
+        r = cli("check", results, "-o", tmp_path / "checked.hjson", "--checker", "local/c", "--base-url",
+                server.base_url, "--prompts", tmp_path / "demo.prompts.hjson", "-q")
+    assert r.exit_code == 0, r.output
+    checked = read_records(tmp_path / "checked.hjson")
+    assert [(c["qid"], c["llm"], c["cost"]) for c in checked] == [(it["qid"], "openai/gpt-4o", 0.001) for it in items]
+    assert all(ck["result"] == "1" and ck["error"] == "" for c in checked for ck in c["checks"])
