@@ -30,3 +30,10 @@ class SpecError(RagabilityGenError):
 
 class LLMError(RagabilityGenError):
     """An LLM endpoint failed or answered outside its contract."""
+
+
+class LLMSetupError(LLMError):
+    """A model cannot be used at all: no API key, credentials refused, unknown model or endpoint path.
+
+    Every request would fail the same way, so a run stops instead of failing each item in turn.
+    """
