@@ -377,12 +377,12 @@ def parse_json_reply(text: str) -> Any:
     if m := _FENCE.match(body):
         body = m.group(1)
     try:
-        return json.loads(body)
+        return json.loads(body, strict=False)  # strict=False: a raw line break inside a string is common
     except json.JSONDecodeError as e:
         start, end = body.find("{"), body.rfind("}")
         if 0 <= start < end:
             try:
-                return json.loads(body[start:end + 1])
+                return json.loads(body[start:end + 1], strict=False)
             except json.JSONDecodeError:
                 pass
         raise ValueError(f"not JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None

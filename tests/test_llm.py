@@ -264,6 +264,7 @@ def test_no_valid_json_within_the_attempts() -> None:
 
 @pytest.mark.parametrize("text, value", [
     ('{"a": 1}', {"a": 1}), ('```json\n{"a": 1}\n```', {"a": 1}), ('Here: {"a": [1, 2]} done', {"a": [1, 2]}),
+    ('{"a": "two\nlines"}', {"a": "two\nlines"}),  # a raw line break inside a string, as small models write
 ])
 def test_parse_json_reply(text: str, value: Any) -> None:
     assert parse_json_reply(text) == value
