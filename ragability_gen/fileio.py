@@ -68,6 +68,31 @@ def atomic_output(path: str | Path, newline: str | None = None) -> Iterator[IO[s
         raise
 
 
+@contextlib.contextmanager
+def atomic_files(*paths: str | Path) -> Iterator[list[Path]]:
+    """Temporary paths beside ``paths`` (same suffixes), renamed over them together when the block succeeds.
+
+    For a set of outputs that belong together: nothing is renamed until every file is complete, and on
+    any exception every temporary file is removed, so the set appears whole or not at all.
+    """
+    targets = [Path(p) for p in paths]
+    tmps: list[Path] = []
+    try:
+        for t in targets:
+            t.parent.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(prefix=f".{t.stem}.", suffix=f".tmp{t.suffix}", dir=t.parent)
+            os.close(fd)
+            tmps.append(Path(name))
+        yield tmps
+        for done, t in zip(tmps, targets, strict=True):
+            os.replace(done, t)
+    except BaseException:
+        for left in tmps:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(left)
+        raise
+
+
 def format_record(record: Mapping[str, Any]) -> str:
     """One record, one member per line, indented as an element of a top-level list.
 
