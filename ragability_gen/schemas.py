@@ -25,6 +25,8 @@ KINDS: dict[str, str] = {
     "suite-spec": "suite_spec.schema.json",
     "converter-spec": "converter_spec.schema.json",
     "llm-config": "llm_config.schema.json",
+    "generation-audit": "generation_audit.schema.json",
+    "generation-rejects": "generation_rejects.schema.json",
 }
 
 
