@@ -23,6 +23,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 128  # the default, 5, drops connections when many clients connect at once
+
+
 @dataclass
 class Reply:
     """What the server answers to one request."""
@@ -69,7 +73,7 @@ class ScriptedServer:
         self.responder = responder
         self.requests: list[Recorded] = []
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer((host, port), self._handler_class())
+        self._httpd = _Server((host, port), self._handler_class())
         self._httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
 
