@@ -210,8 +210,9 @@ def with_context(inst: Instance, cid: str, text: str, layout: dict[str, dict[str
     return dataclasses.replace(inst, contexts={i: merged[i] for i in order})
 
 
-def context_task(inst: Instance, cid: str, layout: dict[str, dict[str, Any]]) -> ContextTask | str:
+def context_task(inst: Instance, cid: str, layout: dict[str, dict[str, Any]] | None = None) -> ContextTask | str:
     """What context ``cid`` of ``inst`` must be, or why it cannot be generated."""
+    layout = layout or _layout()
     c1, c2 = inst.contexts.get("1"), inst.contexts.get("2")
     if c1 is None or c2 is None or c1.answer not in inst.answers or c2.answer not in inst.answers:
         return f"cannot generate context {cid}: the instance needs contexts 1 and 2, each supporting an answer"
