@@ -10,7 +10,6 @@ HTTP requests and writes the same files. The server runs in its own process
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import subprocess
@@ -20,9 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from democorpus import DEMO, cycle_demo
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-DEMO = HERE.parent / "corpora" / "demo.tsv"
 GENERATE = """
 import sys
 from ragability_gen.cli import main
@@ -43,22 +42,8 @@ def make_corpus(path: Path, rows: int) -> None:
 
     demo, _ = read_instances(DEMO)
     good = good_contexts(demo, {i.query: i for i in demo})
-    with open(DEMO, encoding="utf-8", newline="") as fh:
-        records = list(csv.reader(fh, delimiter="\t"))
-    header = records[0]
-    col = {name: header.index(name) for name in header}
-    body = [r for r in records[1:] if (r[col["query_text"]], "3") in good and (r[col["query_text"]], "4") in good]
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        out = csv.writer(fh, delimiter="\t", lineterminator="\n")
-        out.writerow(header)
-        for i in range(rows):
-            rec = list(body[i % len(body)])
-            rec[0] = str(i + 1)
-            rec[col["query_text"]] += f" (case {i + 1})"
-            rec[col["context_1"]] += f" (case {i + 1})"
-            rec[col["context_2"]] += f" (case {i + 1})"
-            rec[col["context_3_nc1_c2"]] = rec[col["context_4_nc1_nc2_nc3"]] = ""
-            out.writerow(rec)
+    cycle_demo(path, rows, keep=lambda row: (row["query_text"], "3") in good and (row["query_text"], "4") in good,
+               numbered=("query_text", "context_1", "context_2"), blank=("context_3_nc1_c2", "context_4_nc1_nc2_nc3"))
 
 
 def stats(server: subprocess.Popen[str]) -> dict[str, Any]:
