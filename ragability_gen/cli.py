@@ -160,7 +160,7 @@ def generate(input_file: Path, output: Path, llm: str, verifier: str | None, att
         if bar is None:
             bar = click.progressbar(length=total, label="generating", file=sys.stderr)
             bar.__enter__()
-        bar.update(1)
+        bar.update(done - bar.pos)
 
     show = not quiet and sys.stderr.isatty()
     try:

@@ -314,7 +314,7 @@ async def agenerate(instances: Sequence[Instance], writer: Writer, verifier: Ver
         attempts: Candidates per context at most (and replies per verdict).
         force: Regenerate contexts that are already filled; one that fails keeps its previous text.
         concurrency: Instances in progress at once (each model also bounds its own requests).
-        on_progress: Called with (instances done, total) as instances finish.
+        on_progress: Called with (0, total) at the start, then with (instances done, total) as they finish.
 
     Raises:
         LLMSetupError: a model cannot be used at all (no key, refused credentials, unknown model).
@@ -332,6 +332,8 @@ async def agenerate(instances: Sequence[Instance], writer: Writer, verifier: Ver
             on_progress(done, len(instances))
         return result
 
+    if on_progress:
+        on_progress(0, len(instances))
     results = await _all_or_nothing([one(i) for i in instances])
     summary = GenerateSummary(generator=writer.name, verifier=verifier.name if verifier else None,
                               instances=len(instances))
