@@ -16,9 +16,10 @@ from difflib import SequenceMatcher
 MAX_SENTENCES = 2
 MIN_WORDS = 3
 
-#: Two texts whose normalised word sequences have a difflib ratio at or above this are near-copies.
-#: 0.8 means about one word in five changed: a light edit of a 10-word context (two words swapped or
-#: replaced) is caught; a restatement with a new clause or framing is not.
+#: A candidate is a near-copy of a context when the difflib ratio of their normalised word sequences (or of
+#: a sentence of each) is at or above this, or when it holds this share of the context's words as one
+#: unbroken run. 0.8 means about one word in five changed: a light edit of a 10-word context (two words
+#: swapped or replaced) is caught, and so is the context with a clause added before or after it.
 NEAR_COPY = 0.8
 
 #: Answers a passage cannot be tested for by string: the verifier judges them instead.
@@ -97,6 +98,15 @@ def copy_similarity(a: str, b: str) -> float:
     parts_a = [a, *split_sentences(a)]
     parts_b = [b, *split_sentences(b)]
     return max(similarity(x, y) for x in parts_a for y in parts_b)
+
+
+def copied_run(candidate: str, other: str) -> float:
+    """The share of ``other``'s words that ``candidate`` holds as one unbroken run (1.0: all of it, verbatim)."""
+    a, b = words(candidate), words(other)
+    if not b:
+        return 0.0
+    match = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b))
+    return match.size / len(b)
 
 
 def _complete(sentence: str) -> bool:
@@ -180,6 +190,9 @@ def rule_checks(candidate: str, others: Mapping[str, str], carries: Mapping[str,
             copies.append(f"it copies context {cid}")
         elif (r := copy_similarity(candidate, text)) >= NEAR_COPY:
             copies.append(f"it is a near-copy of context {cid} (similarity {r:.2f}; near-copy from {NEAR_COPY})")
+        elif (run := copied_run(candidate, text)) >= NEAR_COPY:
+            copies.append(f"it repeats context {cid} ({run:.0%} of its words in one run; near-copy from "
+                          f"{NEAR_COPY:.0%})")
     out.append(RuleVerdict("not_a_copy", not copies, "; ".join(copies)))
     cand_words = words(candidate)
     carried: list[tuple[int, int]] = []

@@ -17,6 +17,10 @@ from .llm import LLM, Completion, Message, complete_json, parse_json_reply, sche
 from .model import Answer
 from .textrules import RuleVerdict, checkable, normalise, rule_checks
 
+#: Short answers saying the context has none: the rules writer cannot state them as a fact.
+NO_FACT_ANSWERS = frozenset({"not stated", "unknown", "not known", "not given", "not mentioned", "not specified",
+                             "no answer", "none"})
+
 CANDIDATE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {"context": {"type": "string", "minLength": 1, "maxLength": 600}},
@@ -195,10 +199,11 @@ def query_subject(query: str, avoid: Sequence[str] = ()) -> str | None:
 def rule_candidates(task: ContextTask) -> list[str]:
     """The rules writer's candidates, best first.
 
-    Context 3 restates the long answer for context 1 (a leading "Yes,"/"No," dropped); when that is a
-    near-copy of context 1 (the long answer often repeats it), the next candidates frame it in more and
-    more words of their own. Context 4 names the query's subject in a statement that asserts nothing
-    about it.
+    Context 3 restates the long answer for context 1 (a leading "Yes,"/"No," dropped), then frames it in
+    words of its own. The long answer often repeats context 1, so both can be near-copies; the last
+    candidate then quotes the question with the short answer (unless that answer is "not stated" or the
+    like: there is no fact to state). Context 4 names the query's subject in a statement that asserts
+    nothing about it.
     """
     if task.kind == "agree":
         base = _LEADING_YES_NO.sub("", task.answer1.long).strip()
@@ -207,9 +212,10 @@ def rule_candidates(task: ContextTask) -> list[str]:
         base = base[0].upper() + base[1:]
         base = base if base[-1] in ".!" else base + "."
         inner = re.sub(r"^(The|An?) ", lambda m: m.group(0).lower(), base)
-        return [base, f"Independent records settle the matter: {inner}",
-                f"Independent records from the period settle the matter: {inner} No source from that time says "
-                "otherwise."]
+        out = [base, f"Independent records settle the matter: {inner}"]
+        if normalise(task.answer1.short) not in NO_FACT_ANSWERS:
+            out.append(f'Asked "{task.query.strip()}", the records give this answer: {task.answer1.short}.')
+        return out
     subject = query_subject(task.query, [task.answer1.short, task.answer2.short])
     if subject is None:
         return ["This subject is covered in several archival records."]

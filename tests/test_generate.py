@@ -170,7 +170,7 @@ def test_copy_of_context_1_is_rejected_without_asking_the_verifier(cli: Any, cor
 
 def test_near_copy_and_answer_leaking_into_context_4(cli: Any, corpus: Path, tmp_path: Path) -> None:
     near = "A Cap Squirrel is really a suricate."
-    leak = "The Cap Squirrel is a suricate of the dry plains."
+    leak = "Zoologists of Orvane count the Cap Squirrel as a suricate."
     with ScriptedServer(Script(context_3=[ctx(near), ctx(GOOD3)], context_4=[ctx(leak), ctx(GOOD4)])) as server:
         result = generate(cli, server, "-q")
     assert result.exit_code == 0
@@ -321,9 +321,14 @@ def test_rules_generator_fills_the_demo_and_the_suite_gains_the_skipped_variants
     after, _ = read_instances(tmp_path / "demo.jsonl")
     last = after[-1]
     assert (last.contexts["3"].text, last.contexts["4"].text) == (
-        "Independent records from the period settle the matter: the Pellifex Aero-7 survey drone weighs 1.8 "
-        "kilograms without its battery. No source from that time says otherwise.",
+        'Asked "How much does the Pellifex Aero-7 survey drone weigh without its battery?", the records give this '
+        "answer: 1.8 kilograms.",
         "The name Pellifex Aero-7 appears in several archival records.")
+    # the long answer repeats context 1, and so does the long answer framed
+    assert [a["reasons"] for a in audit][2] == [
+        "attempt 1: rule not_a_copy: it copies context 1; it is a near-copy of context 2 (similarity 0.92; "
+        "near-copy from 0.8)",
+        "attempt 2: rule not_a_copy: it is a near-copy of context 1 (similarity 0.83; near-copy from 0.8)"]
     c3, c4 = last.contexts["3"], last.contexts["4"]
     assert (c3.annotation, c3.answer, c3.agrees, c3.contradicts) == ("qeu", "1", ("1",), ("2",))
     assert (c4.annotation, c4.answer, c4.agrees, c4.contradicts) == ("qn", None, (), ())
@@ -341,7 +346,7 @@ def test_force_regenerates_and_keeps_previous_text_when_rejected(cli: Any, demo_
     audit, rejects = outputs(tmp_path, "demo")
     assert len(audit) == 48
     kept = [(r["instance"], c["context"], c["kept_previous"]) for r in rejects for c in r["rejected"]]
-    assert kept == [("6", "3", True), ("9", "3", True), ("10", "3", True), ("11", "3", True), ("18", "3", True)]
+    assert kept == [("9", "3", True), ("10", "3", True), ("11", "3", True)]
     nine = next(r for r in rejects if r["instance"] == "9")["rejected"][0]["reasons"]
     assert nine[0] == "attempt 1: rule no_reference: it refers to the contexts ('Context 1') instead of stating facts"
     rows = {(r["contradiction_ID"], r["query_text"]): r for r in corpus_rows(tmp_path / "demo.tsv")}
@@ -412,7 +417,7 @@ def test_validate_reads_the_audit_and_rejects_files(cli: Any, demo_tsv: Path, tm
     assert cli("generate", demo_tsv, "-o", "demo.tsv", "--llm", "rules", "--force", "-q").exit_code == 0
     result = cli("validate", "demo.audit.jsonl", "demo.rejects.jsonl")
     assert (result.exit_code, result.output) == (0, "demo.audit.jsonl: valid generation-audit (48 records)\n"
-                                                    "demo.rejects.jsonl: valid generation-rejects (5 records)\n")
+                                                    "demo.rejects.jsonl: valid generation-rejects (3 records)\n")
     record = json.loads((tmp_path / "demo.audit.jsonl").read_text(encoding="utf-8").splitlines()[0])
     (tmp_path / "bad.audit.jsonl").write_text(json.dumps({**record, "accepted": True, "text": None}) + "\n")
     result = cli("validate", "bad.audit.jsonl")

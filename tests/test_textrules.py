@@ -39,6 +39,12 @@ def test_near_copy_threshold() -> None:
     padded = f"{c1} Its caterpillars feed on sea lavender and salt grass in early spring."
     assert similarity(c1, padded) < NEAR_COPY
     assert {v.check: v.passed for v in rule_checks(padded, {"1": c1})}["not_a_copy"] is False
+    # so is a context repeated within one longer sentence
+    c2 = "The Vellmoor Observatory's main telescope has a mirror 4.2 metres in diameter."
+    longer = f"{c2[:-1]}, which is also the diameter of its main telescope's mirror."
+    assert similarity(c2, longer) < NEAR_COPY
+    assert {v.check: v for v in rule_checks(longer, {"2": c2})}["not_a_copy"].reason == (
+        "it repeats context 2 (100% of its words in one run; near-copy from 80%)")
 
 
 def verdicts(candidate: str, **kw: object) -> dict[str, tuple[bool, str]]:
