@@ -9,7 +9,6 @@ Each phase runs in its own process so peak RSS is that phase's alone. Run:
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import resource
 import subprocess
@@ -18,8 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from democorpus import cycle_demo
+
 HERE = Path(__file__).resolve().parent
-DEMO = HERE.parent / "corpora" / "demo.tsv"
 
 CONVERT = """
 import sys
@@ -38,17 +38,7 @@ assert len(items) == int(sys.argv[2]), len(items)
 
 def make_corpus(path: Path, rows: int) -> None:
     """Rows cycle through the demo corpus's complete rows, each under a new contradiction_ID."""
-    with open(DEMO, encoding="utf-8", newline="") as fh:
-        records = list(csv.reader(fh, delimiter="\t"))
-    header, body = records[0], [r for r in records[1:] if all(c.strip() for c in r)]
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        out = csv.writer(fh, delimiter="\t", lineterminator="\n")
-        out.writerow(header)
-        for i in range(rows):
-            rec = list(body[i % len(body)])
-            rec[0] = str(i + 1)
-            rec[header.index("query_text")] += f" (case {i + 1})"
-            out.writerow(rec)
+    cycle_demo(path, rows, keep=lambda row: all(c.strip() for c in row.values()))
 
 
 def run(code: str, *args: str) -> tuple[float, float]:

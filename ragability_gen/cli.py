@@ -16,6 +16,7 @@ from .errors import RagabilityGenError
 from .evaluate import check_report_dir, evaluate_checked, summary_lines, write_report
 from .export import export_tsv
 from .fileio import FORMATS, format_for
+from .generate import generate_file
 from .llm import LLM, ResponseCache, default_cache_path
 from .llmconfig import resolve_llms
 from .run import RunSummary, check_results, query_suite
@@ -165,6 +166,58 @@ def substitute(input_file: Path, output: Path, mapping: Path | None, seed: int, 
         lines.append(f"wrote {summary.substituted + summary.repaired} instances to {output} and the mapping to "
                      f"{map_path}")
         for line in lines:
+            click.echo(line, err=True)
+
+
+@main.command()
+@click.argument("input_file", metavar="INPUT", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Corpus to write: a .jsonl path gets canonical instances, any other path a TSV in the "
+                   "Ragability v0.4 columns.")
+@click.option("--llm", "llm", required=True, metavar="MODEL",
+              help="The model that writes the contexts: a config alias or provider/model; 'rules' for the "
+                   "offline rules generator (no model).")
+@click.option("--verifier", metavar="MODEL",
+              help="The model for the model checks (default: the --llm model; none with --llm rules); "
+                   "'none' for rule checks only.")
+@click.option("--attempts", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Candidates per context at most; a rejected one is retried with the reasons.")
+@click.option("--force", is_flag=True, help="Regenerate context_3/context_4 even where they are filled.")
+@click.option("--converter", metavar="NAME|PATH",
+              help="Converter spec for INPUT (default: recognised from INPUT, else ragability-v0.4).")
+@click.option("--audit", "audit_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Audit file, one JSON record per generated context (default: OUTPUT stem + .audit.jsonl).")
+@click.option("--rejects", "rejects_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Rejects report, one JSON record per instance with a rejected context "
+                   "(default: OUTPUT stem + .rejects.jsonl).")
+@llm_options
+@click.option("-q", "--quiet", is_flag=True, help="Print neither progress nor the summary.")
+def generate(input_file: Path, output: Path, llm: str, verifier: str | None, attempts: int, force: bool,
+             converter: str | None, audit_path: Path | None, rejects_path: Path | None, quiet: bool,
+             **kw: Any) -> None:
+    """Fill in empty context_3/context_4 of a corpus INPUT with checked, generated passages."""
+    settings = llm_settings(kw)
+    bar: Any = None
+
+    def progress(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = click.progressbar(length=total, label="generating", file=sys.stderr)
+            bar.__enter__()
+        bar.update(done - bar.pos)
+
+    show = not quiet and sys.stderr.isatty()
+    try:
+        read, summary = generate_file(input_file, output, llm, verifier=verifier, attempts=attempts, force=force,
+                                      converter=converter, audit=audit_path, rejects=rejects_path,
+                                      on_progress=progress if show else None, **settings)
+    except (RagabilityGenError, OSError) as e:
+        raise _fail(e) from None
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    if not quiet:
+        for line in read.lines() + summary.lines():
             click.echo(line, err=True)
 
 

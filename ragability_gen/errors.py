@@ -34,3 +34,10 @@ class LLMError(RagabilityGenError):
 
 class ModelError(RagabilityGenError):
     """A language model the tool needs (the spaCy NER model) is missing or unusable."""
+
+
+class LLMSetupError(LLMError):
+    """A model cannot be used at all: no API key, credentials refused, unknown model or endpoint path.
+
+    Every request would fail the same way, so a run stops instead of failing each item in turn.
+    """

@@ -13,6 +13,7 @@ entry, an error message or a result.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import json
 import os
@@ -26,7 +27,7 @@ from typing import Any
 
 import jsonschema
 
-from .errors import LLMError
+from .errors import LLMError, LLMSetupError
 
 Message = dict[str, str]
 
@@ -106,6 +107,19 @@ class Completion:
     cost: float = 0.0
     cached: bool = False
     finish_reason: str | None = None
+    #: HTTP requests this call sent (retries and timed-out attempts included) and the statuses answered.
+    http_requests: int = 0
+    http_status: tuple[int, ...] = ()
+
+
+@dataclass
+class _CallHTTP:
+    requests: int = 0
+    status: list[int] = field(default_factory=list)
+
+
+# The HTTP attempts of the call running in the current task; the client's event hooks run in that task.
+_CALL_HTTP: contextvars.ContextVar[_CallHTTP | None] = contextvars.ContextVar("_CALL_HTTP", default=None)
 
 
 @dataclass
@@ -212,7 +226,7 @@ class LLM:
             return "no-key"  # local endpoints need none, but the client insists on a value
         key = os.environ.get(env)
         if not key:
-            raise LLMError(f"{self.spec.alias}: the API key variable {env} is not set in the environment")
+            raise LLMSetupError(f"{self.spec.alias}: the API key variable {env} is not set in the environment")
         self._secret = key
         return key
 
@@ -228,11 +242,16 @@ class LLM:
         if self._client is None:
             import openai  # imported here so commands that never call a model start fast
 
+            # Requests are counted when sent, so an attempt that timed out counts as one.
             async def sent(request: Any) -> None:
                 self.usage.http_requests += 1
+                if (call := _CALL_HTTP.get()) is not None:
+                    call.requests += 1
 
             async def answered(response: Any) -> None:
                 self.usage.http_status[response.status_code] += 1
+                if (call := _CALL_HTTP.get()) is not None:
+                    call.status.append(response.status_code)
 
             http = openai.DefaultAsyncHttpxClient(event_hooks={"request": [sent], "response": [answered]})
             self._client = openai.AsyncOpenAI(base_url=self.spec.base_url, api_key=self._api_key(),
@@ -260,10 +279,20 @@ class LLM:
         validates the reply (see :func:`complete_json`).
 
         Raises:
+            LLMSetupError: no API key, credentials refused (401/403), or no such model or path (404).
             LLMError: the endpoint failed after all retries, or refused the request.
         """
         client = self._ensure_client()
         self.usage.calls += 1
+        http = _CallHTTP()
+        token = _CALL_HTTP.set(http)
+        try:
+            return await self._complete(client, messages, schema, schema_name, http)
+        finally:
+            _CALL_HTTP.reset(token)
+
+    async def _complete(self, client: Any, messages: Sequence[Message], schema: dict[str, Any] | None,
+                        schema_name: str, http: _CallHTTP) -> Completion:
         while True:
             fmt = self._format(schema, schema_name)
             key = ResponseCache.key(self.spec, messages, {"response_format": fmt} if fmt else {})
@@ -298,7 +327,8 @@ class LLM:
         self.usage.prompt_tokens += pt
         self.usage.completion_tokens += ct
         self.usage.cost += cost
-        done = Completion(text, pt, ct, cost, False, choice.finish_reason if choice else None)
+        done = Completion(text, pt, ct, cost, False, choice.finish_reason if choice else None, http.requests,
+                          tuple(http.status))
         if self.cache is not None:
             self.cache.put(key, {"text": text, "prompt_tokens": pt, "completion_tokens": ct,
                                  "finish_reason": done.finish_reason})
@@ -339,7 +369,9 @@ class LLM:
         except openai.APIStatusError as e:
             retried = e.status_code in (408, 409, 429) or e.status_code >= 500
             after = f" after {self.spec.max_retries} retries" if retried else ""
-            raise LLMError(self._scrub(f"{self.spec.alias}: HTTP {e.status_code}{after}: {_brief(e)}")) from None
+            # credentials refused or no such model/path: every request would fail the same way
+            error = LLMSetupError if e.status_code in (401, 403, 404) else LLMError
+            raise error(self._scrub(f"{self.spec.alias}: HTTP {e.status_code}{after}: {_brief(e)}")) from None
         except openai.APITimeoutError:
             raise LLMError(f"{self.spec.alias}: timed out after {self.spec.timeout:g} s, "
                            f"{self.spec.max_retries} retries") from None
@@ -377,12 +409,12 @@ def parse_json_reply(text: str) -> Any:
     if m := _FENCE.match(body):
         body = m.group(1)
     try:
-        return json.loads(body)
+        return json.loads(body, strict=False)  # strict=False: a raw line break inside a string is common
     except json.JSONDecodeError as e:
         start, end = body.find("{"), body.rfind("}")
         if 0 <= start < end:
             try:
-                return json.loads(body[start:end + 1])
+                return json.loads(body[start:end + 1], strict=False)
             except json.JSONDecodeError:
                 pass
         raise ValueError(f"not JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None

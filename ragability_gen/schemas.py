@@ -26,6 +26,8 @@ KINDS: dict[str, str] = {
     "converter-spec": "converter_spec.schema.json",
     "llm-config": "llm_config.schema.json",
     "mapping": "mapping.schema.json",
+    "generation-audit": "generation_audit.schema.json",
+    "generation-rejects": "generation_rejects.schema.json",
 }
 
 

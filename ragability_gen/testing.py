@@ -25,6 +25,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 128  # the default, 5, drops connections when many clients connect at once
+
+
 @dataclass
 class Reply:
     """What the server answers to one request."""
@@ -73,9 +77,7 @@ class ScriptedServer:
         self.count = 0  # requests served, recorded or not
         self._record = record
         self._lock = threading.Lock()
-        handler = self._handler_class()
-        ThreadingHTTPServer.request_queue_size = 1024  # many clients connect at once under load
-        self._httpd = ThreadingHTTPServer((host, port), handler)
+        self._httpd = _Server((host, port), self._handler_class())
         self._httpd.daemon_threads = True
         self._httpd.handle_error = lambda request, address: None  # type: ignore[method-assign,assignment]  # clients hang up
         self._thread: threading.Thread | None = None
@@ -106,7 +108,8 @@ class ScriptedServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
-            disable_nagle_algorithm = True  # headers and body go out in two writes: no 40 ms stall between
+            # headers and body go out in two writes; with Nagle's algorithm the body waits ~40 ms for an ACK
+            disable_nagle_algorithm = True
 
             def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
                 pass

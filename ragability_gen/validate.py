@@ -16,7 +16,10 @@ from .fileio import load_data, read_records
 from .llmconfig import load_llm_config
 from .specs import Spec, load_converter_spec, load_prompts
 
-FILE_KINDS = ("corpus", "instances", "suite", "prompts", "suite-spec", "converter-spec", "llm-config", "mapping")
+FILE_KINDS = ("corpus", "instances", "suite", "prompts", "suite-spec", "converter-spec", "llm-config", "mapping",
+              "generation-audit", "generation-rejects")
+_RECORD_KINDS = {"qid": "suite", "attempts": "generation-audit", "rejected": "generation-rejects",
+                 "date_offset": "mapping"}
 
 
 def detect_kind(path: str | Path) -> str:
@@ -30,6 +33,8 @@ def _detect(path: str | Path) -> tuple[str, Any]:
     suffix = p.suffix.lower()
     if suffix in (".tsv", ".csv") or sniff_converter_spec(p) is not None:
         return "corpus", None
+    if p.name.endswith((".audit.jsonl", ".rejects.jsonl")):  # the names generate gives them
+        return ("generation-audit" if p.name.endswith(".audit.jsonl") else "generation-rejects"), None
     if suffix == ".jsonl":
         with open(p, encoding="utf-8", errors="replace") as fh:
             first = next((line for line in fh if line.strip()), "{}")
@@ -37,9 +42,8 @@ def _detect(path: str | Path) -> tuple[str, Any]:
             record = json.loads(first)
         except json.JSONDecodeError:
             record = {}
-        if isinstance(record, dict) and "qid" in record:
-            return "suite", None
-        return ("mapping" if isinstance(record, dict) and "date_offset" in record else "instances"), None
+        found = [kind for key, kind in _RECORD_KINDS.items() if isinstance(record, dict) and key in record]
+        return (found[0] if found else "instances"), None
     data = load_data(p)
     if isinstance(data, dict):
         if "variants" in data:
@@ -80,6 +84,10 @@ def validate_file(path: str | Path, kind: str | None = None,
         if kind == "suite":
             recs = data if data is not None else read_records(path)
             return kind, suite_problems(recs, str(path)), f"{len(recs)} items"
+        if kind in ("generation-audit", "generation-rejects"):
+            recs = read_records(path, "jsonl")
+            probs = schemas.record_problems(recs, kind, lambda i: f"{path}: record {i + 1}")
+            return kind, probs, f"{len(recs)} records"
         if kind == "prompts":
             prompts = load_prompts(path)
             return kind, [], f"{len(prompts)} prompts"

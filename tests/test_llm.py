@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ragability_gen.errors import LLMError, SpecError
+from ragability_gen.errors import LLMError, LLMSetupError, SpecError
 from ragability_gen.llm import LLM, LLMSpec, ResponseCache, complete_json, parse_json_reply, spec_for
 from ragability_gen.llmconfig import load_llm_config, resolve_llms
 from ragability_gen.testing import Reply, ScriptedServer, user_text
@@ -74,7 +74,7 @@ def test_429_then_success_honours_retry_after() -> None:
     with ScriptedServer(respond) as server:
         llm = LLM(spec(server))
         done = run(ask(llm))
-    assert done.text == "ok"
+    assert (done.text, done.http_requests, done.http_status) == ("ok", 2, (429, 200))
     assert calls[1] - calls[0] >= 0.95  # waited as told, not the client's 0.5 s first backoff
     assert (llm.usage.http_requests, llm.usage.retries, dict(llm.usage.http_status)) == (2, 1, {429: 1, 200: 1})
 
@@ -99,6 +99,17 @@ def test_timeout_is_retried() -> None:
         llm = LLM(spec(server, timeout=0.3, max_retries=2))
         done = run(ask(llm))
     assert done.text == "on time" and len(server.requests) == 2
+    # the timed-out attempt was sent but never answered
+    assert (done.http_requests, done.http_status, llm.usage.retries) == (2, (200,), 1)
+
+
+@pytest.mark.parametrize("status", [401, 403, 404])
+def test_unusable_model_is_a_setup_error(status: int) -> None:
+    with ScriptedServer(lambda body: Reply(status=status)) as server:
+        with pytest.raises(LLMSetupError) as e:
+            run(ask(LLM(spec(server))))
+    assert e.value.problems == [f"scripted/m: HTTP {status}: scripted error {status}"]
+    assert len(server.requests) == 1  # not retried
 
 
 def test_timeout_every_time_is_an_error() -> None:
@@ -253,6 +264,7 @@ def test_no_valid_json_within_the_attempts() -> None:
 
 @pytest.mark.parametrize("text, value", [
     ('{"a": 1}', {"a": 1}), ('```json\n{"a": 1}\n```', {"a": 1}), ('Here: {"a": [1, 2]} done', {"a": [1, 2]}),
+    ('{"a": "two\nlines"}', {"a": "two\nlines"}),  # a raw line break inside a string, as small models write
 ])
 def test_parse_json_reply(text: str, value: Any) -> None:
     assert parse_json_reply(text) == value

@@ -98,7 +98,8 @@ def test_unknown_kind(cli, tmp_path: Path) -> None:
     result = cli("validate", "x.hjson")
     assert result.exit_code == 1
     assert result.stderr == ("error: x.hjson: cannot tell what kind of file this is; give --kind (corpus, instances, "
-                             "suite, prompts, suite-spec, converter-spec, llm-config, mapping)\n")
+                             "suite, prompts, suite-spec, converter-spec, llm-config, mapping, generation-audit, "
+                             "generation-rejects)\n")
 
 
 def test_audit_files(cli, tmp_path: Path) -> None:

@@ -1,0 +1,117 @@
+"""Generate 1,000 instances against a scripted server with 50 ms latency; then again from the cache.
+
+Targets: at least 20 requests in flight at the peak; the second run, against the same cache, makes zero
+HTTP requests and writes the same files. The server runs in its own process
+(``scripted_generate_server.py``) and so does each generate run. Run:
+
+    python benchmarks/bench_generate.py [--rows 1000] [--latency 0.05] [--concurrency 32]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from democorpus import DEMO, cycle_demo
+
+HERE = Path(__file__).resolve().parent
+GENERATE = """
+import sys
+from ragability_gen.cli import main
+sys.argv = ["ragability-gen", "generate", *sys.argv[1:]]
+main()
+"""
+
+
+def make_corpus(path: Path, rows: int) -> None:
+    """Rows cycle through the demo rows the scripted server has a passing context_3 and context_4 for.
+
+    Each row gets a new contradiction_ID and its own query and contexts 1 and 2 (a case number is appended),
+    so no two requests are the same; context_3 and context_4 are emptied.
+    """
+    from scripted_generate_server import good_contexts
+
+    from ragability_gen import read_instances
+
+    demo, _ = read_instances(DEMO)
+    good = good_contexts(demo, {i.query: i for i in demo})
+    cycle_demo(path, rows, keep=lambda row: (row["query_text"], "3") in good and (row["query_text"], "4") in good,
+               numbered=("query_text", "context_1", "context_2"), blank=("context_3_nc1_c2", "context_4_nc1_nc2_nc3"))
+
+
+def stats(server: subprocess.Popen[str]) -> dict[str, Any]:
+    assert server.stdin is not None and server.stdout is not None
+    server.stdin.write("stats\n")
+    server.stdin.flush()
+    return dict(json.loads(server.stdout.readline()))
+
+
+def generate(corpus: Path, out: Path, url: str, cache: Path, concurrency: int) -> tuple[float, str]:
+    args = [str(corpus), "-o", str(out), "--llm", "scripted", "--base-url", url, "--cache", str(cache),
+            "--concurrency", str(concurrency)]
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", GENERATE, *args], capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"generate failed:\n{proc.stderr}")
+    return wall, proc.stderr
+
+
+def _without_costs(record: dict[str, Any]) -> dict[str, Any]:
+    """An audit record without what differs when replies come from the cache."""
+    drop = ("cache_hits", "http_requests", "http_status", "cost")
+    return {**record, "cost": None, "attempts": [{k: v for k, v in a.items() if k not in drop}
+                                                 for a in record["attempts"]]}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=1000)
+    ap.add_argument("--latency", type=float, default=0.05)
+    ap.add_argument("--concurrency", type=int, default=32)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus, cache = Path(tmp, "big.tsv"), Path(tmp, "cache.sqlite")
+        make_corpus(corpus, args.rows)
+        server = subprocess.Popen([sys.executable, str(HERE / "scripted_generate_server.py"), str(corpus),
+                                   "--latency", str(args.latency)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  text=True, env={**os.environ, "PYTHONPATH": str(HERE.parent)})
+        try:
+            assert server.stdout is not None
+            url = server.stdout.readline().strip()
+            first_wall, first_log = generate(corpus, Path(tmp, "first.tsv"), url, cache, args.concurrency)
+            first = stats(server)
+            second_wall, second_log = generate(corpus, Path(tmp, "second.tsv"), url, cache, args.concurrency)
+            second = stats(server)
+        finally:
+            if server.stdin:
+                server.stdin.close()
+            server.wait(timeout=10)
+        same = all(Path(tmp, f"first{s}").read_bytes() == Path(tmp, f"second{s}").read_bytes()
+                   for s in (".tsv", ".rejects.jsonl"))
+        audits = [[_without_costs(json.loads(line)) for line in Path(tmp, f"{run}.audit.jsonl").open()]
+                  for run in ("first", "second")]
+        same_audit = audits[0] == audits[1]
+    print(f"rows={args.rows} latency={args.latency * 1000:.0f} ms concurrency={args.concurrency} "
+          f"(python {sys.version.split()[0]}, {os.cpu_count()} cpus)")
+    print("first run summary:\n" + "".join(f"  {line}\n" for line in first_log.splitlines()[1:]), end="")
+    print(f"first run: {first_wall:.2f} s wall, {args.rows / first_wall:.1f} instances/s, "
+          f"{first['requests']} HTTP requests, peak {first['peak_in_flight']} in flight (target >= 20), "
+          f"mean {first['busy_seconds'] / first_wall:.1f} in flight over the run")
+    extra = second["requests"] - first["requests"]
+    print(f"second run (same cache): {second_wall:.2f} s wall, {extra} HTTP requests (target 0), "
+          f"same corpus and rejects files: {same}, same audit apart from cache hits and costs: {same_audit}")
+    ok = first["peak_in_flight"] >= 20 and extra == 0 and same and same_audit
+    print("PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
