@@ -42,6 +42,12 @@ def _fail(e: RagabilityGenError | OSError) -> Problems:
     return Problems(e.problems)
 
 
+_corpus_output = click.option(
+    "-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
+    help="Corpus to write: a .jsonl path gets canonical instances, any other path a TSV in the Ragability v0.4 "
+         "columns.")
+
+
 def llm_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The options every command that talks to a model shares: endpoint, sampling, concurrency, cache."""
     options = [
@@ -136,9 +142,7 @@ def convert(input_file: Path, output: Path | None, suite: str | None, prompts_ou
 
 @main.command()
 @click.argument("input_file", metavar="INPUT", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Corpus to write: a .jsonl path gets canonical instances, any other path a TSV in the "
-                   "Ragability v0.4 columns.")
+@_corpus_output
 @click.option("--mapping", type=click.Path(dir_okay=False, path_type=Path),
               help="Audit file to write, JSON Lines (default: OUTPUT stem + .mapping.jsonl, beside OUTPUT).")
 @click.option("--seed", type=int, default=0, show_default=True,
@@ -171,9 +175,7 @@ def substitute(input_file: Path, output: Path, mapping: Path | None, seed: int, 
 
 @main.command()
 @click.argument("input_file", metavar="INPUT", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Corpus to write: a .jsonl path gets canonical instances, any other path a TSV in the "
-                   "Ragability v0.4 columns.")
+@_corpus_output
 @click.option("--llm", "llm", required=True, metavar="MODEL",
               help="The model that writes the contexts: a config alias or provider/model; 'rules' for the "
                    "offline rules generator (no model).")
