@@ -26,7 +26,7 @@ from typing import Any
 
 from . import schemas
 from .checkfuncs import CHECKS, CheckParseError
-from .errors import InputError, LLMError, SchemaError, SpecError
+from .errors import InputError, LLMError, LLMSetupError, SchemaError, SpecError
 from .fileio import RecordSource, write_records
 from .llm import LLM, Message
 from .specs import load_prompts
@@ -349,6 +349,8 @@ def _asker(llm: LLM, item: dict[str, Any], pid: str, prompt: dict[str, Any]) -> 
     async def ask() -> dict[str, Any]:
         try:
             done = await llm.complete(messages)
+        except LLMSetupError:
+            raise  # every request would fail the same way: stop the run (the journal keeps what is done)
         except LLMError as e:
             return {**key, "response": "", "error": e.problems[0], "cost": 0.0, "failed": True,
                     "kinds": ["testee requests failed"]}
@@ -422,6 +424,8 @@ def _checker_job(checker: LLM | None, rec: dict[str, Any],
         messages = fill_checker_prompt(prompt, rec["response"], check.get("check_for"), check.get("query") or "")
         try:
             done = await checker.complete(messages)
+        except LLMSetupError:
+            raise
         except LLMError as e:
             return {"result": None, "error": e.problems[0], "llm": checker.spec.alias, "cost": 0.0}, \
                 "checker requests failed"

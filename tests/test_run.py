@@ -203,8 +203,8 @@ def test_api_key_never_written(cli: Any, suite: Path, tmp_path: Path, monkeypatc
     cache = tmp_path / "cache.sqlite"
 
     def respond(body: dict[str, Any]) -> Reply | str:
-        if "Olinde" in user_text(body):
-            return Reply(status=401, body='{"error": {"message": "bad key ' + secret + '"}}')
+        if "Olinde" in user_text(body):  # an endpoint that repeats the key in an error message
+            return Reply(status=400, body='{"error": {"message": "bad request for key ' + secret + '"}}')
         return scripted_testee(body)
 
     with ScriptedServer(respond) as server:
@@ -214,7 +214,7 @@ def test_api_key_never_written(cli: Any, suite: Path, tmp_path: Path, monkeypatc
         r2 = cli("check", tmp_path / "res.jsonl", "-o", tmp_path / "chk.jsonl", "--checker", "local/a",
                  "--base-url", server.base_url, "--api-key-env", "TEST_LLM_KEY", "--cache", cache)
     assert all(rq.headers["authorization"] == f"Bearer {secret}" for rq in server.requests)
-    assert "bad key ***" in (tmp_path / "res.jsonl").read_text()
+    assert "bad request for key ***" in (tmp_path / "res.jsonl").read_text()
     for f in tmp_path.iterdir():
         assert secret.encode() not in f.read_bytes(), f
     assert secret not in r.output + r2.output
@@ -303,3 +303,24 @@ def test_check_reads_python_ragability_query_output(cli: Any, small_suite: Path,
     checked = read_records(tmp_path / "checked.hjson")
     assert [(c["qid"], c["llm"], c["cost"]) for c in checked] == [(it["qid"], "openai/gpt-4o", 0.001) for it in items]
     assert all(ck["result"] == "1" and ck["error"] == "" for c in checked for ck in c["checks"])
+
+
+def test_refused_credentials_stop_the_run_and_keep_the_journal(cli: Any, small_suite: Path, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TEST_LLM_KEY", "sk-wrong")
+    calls = []
+
+    def respond(body: dict[str, Any]) -> Reply | str:
+        calls.append(1)
+        if len(calls) > 30:
+            return Reply(status=401, body='{"error": {"message": "invalid api key"}}')
+        return scripted_testee(body)
+
+    out = tmp_path / "res.jsonl"
+    with ScriptedServer(respond) as server:
+        r = cli("query", small_suite, "-o", out, "--llm", "local/a", "--base-url", server.base_url,
+                "--api-key-env", "TEST_LLM_KEY", "--concurrency", "1", "--no-cache")
+    assert (r.exit_code, r.output) == (1, "error: local/a: HTTP 401: invalid api key\n")
+    assert not out.exists()
+    journal = tmp_path / "res.jsonl.partial"
+    assert journal.read_bytes().count(b"\n") == 1 + 30  # the results before the refusal are kept for a restart
