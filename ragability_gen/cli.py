@@ -199,25 +199,20 @@ def generate(input_file: Path, output: Path, llm: str, verifier: str | None, att
              **kw: Any) -> None:
     """Fill in empty context_3/context_4 of a corpus INPUT with checked, generated passages."""
     settings = llm_settings(kw)
-    bar: Any = None
+    bar = tqdm(desc="generate", unit="instance", disable=True if quiet else None, file=sys.stderr)
 
     def progress(done: int, total: int) -> None:
-        nonlocal bar
-        if bar is None:
-            bar = click.progressbar(length=total, label="generating", file=sys.stderr)
-            bar.__enter__()
-        bar.update(done - bar.pos)
+        bar.total = total
+        bar.update(done - bar.n)  # redraws at most every 0.1 s
 
-    show = not quiet and sys.stderr.isatty()
     try:
         read, summary = generate_file(input_file, output, llm, verifier=verifier, attempts=attempts, force=force,
                                       converter=converter, audit=audit_path, rejects=rejects_path,
-                                      on_progress=progress if show else None, **settings)
+                                      on_progress=progress, **settings)
     except (RagabilityGenError, OSError) as e:
         raise _fail(e) from None
     finally:
-        if bar is not None:
-            bar.__exit__(None, None, None)
+        bar.close()
     if not quiet:
         for line in read.lines() + summary.lines():
             click.echo(line, err=True)
