@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import hashlib
 import json
 import os
@@ -420,9 +421,14 @@ def parse_json_reply(text: str) -> Any:
         raise ValueError(f"not JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
 
 
+@functools.lru_cache(maxsize=32)
+def _validator(schema_json: str) -> jsonschema.Draft7Validator:
+    return jsonschema.Draft7Validator(json.loads(schema_json))
+
+
 def schema_errors(value: Any, schema: dict[str, Any]) -> list[str]:
     """Every way ``value`` breaks ``schema``, as short messages naming the field."""
-    validator = jsonschema.Draft7Validator(schema)
+    validator = _validator(json.dumps(schema, sort_keys=True))  # built once per schema, not per reply
     out = []
     for err in sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path)):
         where = "/".join(str(p) for p in err.absolute_path)

@@ -26,10 +26,12 @@ from typing import Any
 
 from . import schemas
 from .checkfuncs import CHECKS, CheckParseError
+from .compile import prompts_path_for
 from .errors import InputError, LLMError, LLMSetupError, SchemaError, SpecError
 from .fileio import RecordSource, write_records
 from .llm import LLM, Message
 from .specs import load_prompts
+from .validate import check_problems
 
 Key = tuple[str, str, str]  # qid, pid, llm
 Progress = Callable[["RunSummary"], None]
@@ -184,30 +186,32 @@ def _fingerprint(*paths: Path | None) -> dict[str, Any]:
     return out
 
 
-def _prompts_name(beside: Path) -> str:
-    return beside.name.split(".")[0] + ".prompts.hjson"
-
-
 def _prompts(path: Path | None, beside: Path) -> tuple[dict[str, dict[str, Any]], Path | None]:
+    """The prompt file given, else the one ``convert`` wrote beside the suite: ``demo.hjson`` ->
+    ``demo.prompts.hjson``, also found from results named after the suite (``demo.results.jsonl``)."""
     if path is None:
-        guess = beside.with_name(_prompts_name(beside))
-        path = guess if guess.is_file() else None
+        guesses = [prompts_path_for(beside), beside.with_name(beside.name.split(".")[0] + ".prompts.hjson")]
+        path = next((g for g in guesses if g.is_file()), None)
     if path is None:
         return {}, None
     return {p["pid"]: p for p in load_prompts(path)}, path
 
 
 def _scan(source: RecordSource, prompts: dict[str, dict[str, Any]], prompts_path: Path | None,
-          result_fields: bool) -> int:
-    """Validate every record in one streaming pass; raise with every problem, before any request is sent."""
+          result_fields: bool) -> tuple[int, bool]:
+    """Validate every record in one streaming pass; raise with every problem, before any request is sent.
+
+    Returns:
+        The number of records, and whether any check asks a checker model.
+    """
     where = str(source.path)
     v = schemas.validator("test-item")
     problems: list[str] = []
     seen: set[Any] = set()
     missing: dict[str, list[int]] = {}
-    n = 0
+    n, needs_checker = 0, False
     pfile = f"not in {prompts_path.name}" if prompts_path else (
-        f"needed, but there is no {_prompts_name(source.path)} beside it: give the prompt file with --prompts")
+        f"needed, but there is no {prompts_path_for(source.path).name} beside it: give the prompt file with --prompts")
     for n, rec in enumerate(source, 1):
         if len(problems) > 50:
             break
@@ -221,15 +225,10 @@ def _scan(source: RecordSource, prompts: dict[str, dict[str, Any]], prompts_path
         if key in seen:
             problems.append(f"{at}: field qid: duplicate {'result' if result_fields else 'qid'} {key!r}")
         seen.add(key)
-        used = [] if result_fields else list(rec.get("pids") or [])
-        for j, c in enumerate(rec.get("checks") or []):
-            if isinstance(c, dict):
-                if isinstance(c.get("func"), str) and c["func"] not in CHECKS:
-                    problems.append(f"{at}: field checks/{j}/func: unknown check function {c['func']!r}")
-                elif isinstance(c.get("func"), str) and (bad := CHECKS[c["func"]].args_problem(c.get("args", []))):
-                    problems.append(f"{at}: field checks/{j}/args: {bad}")
-                if result_fields and c.get("pid"):
-                    used.append(c["pid"])
+        problems += check_problems(rec, at)
+        checks = [c for c in rec.get("checks") or [] if isinstance(c, dict)]
+        needs_checker = needs_checker or any(_needs_checker(c) for c in checks)
+        used = [c["pid"] for c in checks if c.get("pid")] if result_fields else list(rec.get("pids") or [])
         for pid in used:
             if pid not in prompts:
                 missing.setdefault(pid, []).append(n)
@@ -240,7 +239,7 @@ def _scan(source: RecordSource, prompts: dict[str, dict[str, Any]], prompts_path
         raise SchemaError(problems[:50] + ([f"{where}: ... more problems not shown"] if len(problems) > 50 else []))
     if n == 0:
         raise InputError(f"{where}: no items")
-    return n
+    return n, needs_checker
 
 
 async def _drive(jobs: Iterable[tuple[Key, Callable[[], Awaitable[dict[str, Any]]]]], journal: Journal,
@@ -303,8 +302,8 @@ def query_suite(suite: str | Path, output: str | Path, llms: Sequence[LLM], *, p
     suite, output = Path(suite), Path(output)
     prompt_map, prompts_path = _prompts(Path(prompts) if prompts else None, suite)
     source = RecordSource(suite)
-    summary = RunSummary(records=_scan(source, prompt_map, prompts_path, result_fields=False),
-                         llms={llm.spec.alias: llm for llm in llms})
+    records, _ = _scan(source, prompt_map, prompts_path, result_fields=False)
+    summary = RunSummary(records=records, llms={llm.spec.alias: llm for llm in llms})
     journal = Journal(_journal_path(output), _fingerprint(suite, prompts_path))
 
     def pids(item: dict[str, Any]) -> list[str]:
@@ -384,9 +383,9 @@ def check_results(results: str | Path, output: str | Path, checker: LLM | None, 
     results, output = Path(results), Path(output)
     prompt_map, prompts_path = _prompts(Path(prompts) if prompts else None, results)
     source = RecordSource(results)
-    summary = RunSummary(records=_scan(source, prompt_map, prompts_path, result_fields=True),
-                         llms={checker.spec.alias: checker} if checker else {})
-    if checker is None and any(_needs_checker(c) for rec in source for c in rec.get("checks") or []):
+    records, needs_checker = _scan(source, prompt_map, prompts_path, result_fields=True)
+    summary = RunSummary(records=records, llms={checker.spec.alias: checker} if checker else {})
+    if checker is None and needs_checker:
         raise SpecError(f"{results}: some checks ask a checker model: give one with --checker MODEL")
     fingerprint = {**_fingerprint(results, prompts_path), "checker": checker.spec.alias if checker else None}
     journal = Journal(_journal_path(output), fingerprint)

@@ -117,6 +117,19 @@ def _checked(path: str | Path, kind: str) -> dict[str, Any]:
     return dict(data)
 
 
+def check_problems(item: dict[str, Any], at: str) -> list[str]:
+    """Checks of one item that name an unknown check function or give it the wrong arguments."""
+    probs = []
+    for j, c in enumerate(item.get("checks") or []):
+        if not isinstance(c, dict) or not isinstance(c.get("func"), str):
+            continue
+        if c["func"] not in CHECKS:
+            probs.append(f"{at}: field checks/{j}/func: unknown check function {c['func']!r}")
+        elif (bad := CHECKS[c["func"]].args_problem(c.get("args", []))) is not None:
+            probs.append(f"{at}: field checks/{j}/args: {bad}")
+    return probs
+
+
 def suite_problems(items: list[dict[str, Any]], where: str) -> list[str]:
     """Schema problems of every item, duplicate qids, unknown check functions, unknown pids."""
     probs = schemas.record_problems(items, "test-item", lambda i: f"{where}: item {i + 1}")
@@ -125,13 +138,7 @@ def suite_problems(items: list[dict[str, Any]], where: str) -> list[str]:
         q = it.get("qid")
         if isinstance(q, str) and qids[q] > 1:
             probs.append(f"{where}: item {i}: field qid: duplicate qid {q!r}")
-        for j, c in enumerate(it.get("checks") or [], 0):
-            if not isinstance(c, dict) or not isinstance(c.get("func"), str):
-                continue
-            if c["func"] not in CHECKS:
-                probs.append(f"{where}: item {i}: field checks/{j}/func: unknown check function {c['func']!r}")
-            elif (bad := CHECKS[c["func"]].args_problem(c.get("args", []))) is not None:
-                probs.append(f"{where}: item {i}: field checks/{j}/args: {bad}")
+        probs += check_problems(it, f"{where}: item {i}")
     prompts_file = prompts_path_for(where)
     if Path(prompts_file).is_file():
         pids = {p["pid"] for p in load_prompts(prompts_file)}
