@@ -428,7 +428,7 @@ def _validator(schema_json: str) -> jsonschema.Draft7Validator:
 
 def schema_errors(value: Any, schema: dict[str, Any]) -> list[str]:
     """Every way ``value`` breaks ``schema``, as short messages naming the field."""
-    validator = _validator(json.dumps(schema, sort_keys=True))  # built once per schema, not per reply
+    validator = _validator(json.dumps(schema))  # built once per schema, not per reply (key order kept)
     out = []
     for err in sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path)):
         where = "/".join(str(p) for p in err.absolute_path)
