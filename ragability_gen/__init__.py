@@ -9,8 +9,8 @@ from .evaluate import Report, StatRow, evaluate_checked, parse_breakdowns, write
 from .export import ExportSummary, export_rows, export_tsv
 from .fileio import RecordSource, read_records, write_records
 from .generate import ContextAudit, GenerateSummary, Generation, agenerate, generate_file, write_generation
-from .llm import LLM, LLMSpec, ResponseCache, complete_json, spec_for
-from .llmconfig import load_llm_config, resolve_llms
+from .llm import LLM, LLMSpec, ResponseCache, complete_json, connected, spec_for
+from .llmconfig import load_llm_config, open_llms, resolve_llms
 from .model import Answer, Check, Context, Instance, Provenance, SuiteItem
 from .run import RunSummary, check_results, query_suite
 from .specs import load_converter_spec, load_prompts, load_suite_spec
@@ -25,8 +25,8 @@ __all__ = [
     "LLMSetupError", "LLMSpec", "LLMWriter", "ModelError", "Provenance", "RagabilityGenError", "RecordSource",
     "Report", "ResponseCache", "RuleWriter", "RunSummary", "SchemaError", "SpecError", "StatRow",
     "SubstituteResult", "SubstituteSummary", "Suite", "SuiteItem", "Verifier", "agenerate", "check_results",
-    "compile_suite", "complete_json", "evaluate_checked", "expected_outcome", "export_rows", "export_tsv",
-    "generate_file", "load_converter_spec", "load_llm_config", "load_prompts", "load_suite_spec",
+    "compile_suite", "complete_json", "connected", "evaluate_checked", "expected_outcome", "export_rows", "export_tsv",
+    "generate_file", "load_converter_spec", "load_llm_config", "open_llms", "load_prompts", "load_suite_spec",
     "parse_breakdowns", "query_suite", "read_instances", "read_records", "register_check", "register_converter",
     "resolve_llms", "rule_checks", "spec_for", "substitute_file", "substitute_instances", "validate_file",
     "write_corpus", "write_generation", "write_records", "write_report",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +17,8 @@ from .evaluate import check_report_dir, evaluate_checked, summary_lines, write_r
 from .export import export_tsv
 from .fileio import FORMATS, format_for
 from .generate import generate_file
-from .llm import LLM, ResponseCache, default_cache_path
-from .llmconfig import resolve_llms
+from .llm import default_cache_path
+from .llmconfig import open_llms
 from .run import RunSummary, check_results, query_suite
 from .substitute import ENTITY_TYPES, substitute_file
 from .validate import FILE_KINDS, validate_file
@@ -77,7 +77,7 @@ def llm_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def llm_settings(kw: dict[str, Any]) -> dict[str, Any]:
-    """Pop the shared LLM options from a command's keyword arguments, as resolve_llms/open_cache take them."""
+    """Pop the shared LLM options from a command's keyword arguments, as ``open_llms`` takes them."""
     cache_path, no_cache = kw.pop("cache_path"), kw.pop("no_cache")
     return {"config": kw.pop("llm_config"), "base_url": kw.pop("base_url"), "api_key_env": kw.pop("api_key_env"),
             "temperature": kw.pop("temperature"), "max_tokens": kw.pop("max_tokens"), "seed": kw.pop("llm_seed"),
@@ -240,13 +240,6 @@ def validate(files: tuple[Path, ...], kind: str | None, converter: str | None) -
         raise Problems(problems)
 
 
-def _open_llms(names: Sequence[str], settings: dict[str, Any]) -> list[LLM]:
-    rest = dict(settings)
-    cache_path, concurrency = rest.pop("cache"), rest.pop("concurrency")
-    cache = ResponseCache(cache_path) if cache_path else None
-    return [LLM(spec, cache=cache, concurrency=concurrency) for spec in resolve_llms(names, **rest)]
-
-
 class _ProgressBar:
     """A tqdm bar on stderr fed by the library's progress callback (hidden when stderr is not a terminal)."""
 
@@ -291,7 +284,7 @@ def query(suite: Path, output: Path, llms: tuple[str, ...], prompts: Path | None
     An interrupted run continues where it stopped when started again with the same command.
     """
     settings = llm_settings(kw)
-    _run_stage(quiet, "query", lambda bar: query_suite(suite, output, _open_llms(llms, settings),
+    _run_stage(quiet, "query", lambda bar: query_suite(suite, output, open_llms(llms, **settings),
                                                         prompts=prompts, progress=bar))
 
 
@@ -313,7 +306,7 @@ def check(results: Path, output: Path, checker: str | None, prompts: Path | None
     def body(bar: _ProgressBar) -> RunSummary:
         model = None
         if checker or settings["config"]:
-            model = _open_llms([checker] if checker else [], settings)[0]
+            model = open_llms([checker] if checker else [], **settings)[0]
         return check_results(results, output, model, prompts=prompts, progress=bar)
 
     _run_stage(quiet, "check", body)

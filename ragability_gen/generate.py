@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 from .convert import ConvertSummary, read_instances, write_corpus
 from .errors import InputError, LLMError, LLMSetupError
 from .fileio import staged_outputs, write_records
-from .llm import LLM, Completion, ResponseCache
-from .llmconfig import resolve_llms
+from .llm import Completion, connected
+from .llmconfig import open_llms
 from .model import Context, Instance
 from .specs import load_converter_spec
 from .textrules import RuleVerdict
@@ -196,9 +196,8 @@ def _layout() -> dict[str, dict[str, Any]]:
     return {c["id"]: c for c in load_converter_spec(LAYOUT_SPEC)["contexts"]}
 
 
-def with_context(inst: Instance, cid: str, text: str, layout: dict[str, dict[str, Any]] | None = None) -> Instance:
+def with_context(inst: Instance, cid: str, text: str, layout: dict[str, dict[str, Any]]) -> Instance:
     """A copy of ``inst`` with context ``cid`` set to ``text``, with the relations the layout declares."""
-    layout = layout or _layout()
     decl = layout[cid]
     annotation = decl.get("annotation")
     if "annotation_from" in decl and decl["annotation_from"] in inst.contexts:
@@ -210,9 +209,8 @@ def with_context(inst: Instance, cid: str, text: str, layout: dict[str, dict[str
     return dataclasses.replace(inst, contexts={i: merged[i] for i in order})
 
 
-def context_task(inst: Instance, cid: str, layout: dict[str, dict[str, Any]] | None = None) -> ContextTask | str:
+def context_task(inst: Instance, cid: str, layout: dict[str, dict[str, Any]]) -> ContextTask | str:
     """What context ``cid`` of ``inst`` must be, or why it cannot be generated."""
-    layout = layout or _layout()
     c1, c2 = inst.contexts.get("1"), inst.contexts.get("2")
     if c1 is None or c2 is None or c1.answer not in inst.answers or c2.answer not in inst.answers:
         return f"cannot generate context {cid}: the instance needs contexts 1 and 2, each supporting an answer"
@@ -225,6 +223,11 @@ def context_task(inst: Instance, cid: str, layout: dict[str, dict[str, Any]] | N
         answer1=inst.answers[c1.answer], answer2=inst.answers[c2.answer])  # type: ignore[index]
 
 
+def _keep(current: Context | None, force: bool) -> bool:
+    """A filled context is left as it is, unless regeneration is forced."""
+    return current is not None and bool(current.text.strip()) and not force
+
+
 class _Run:
     def __init__(self, writer: Writer, verifier: Verifier | None, attempts: int, force: bool):
         self.writer, self.verifier, self.attempts, self.force = writer, verifier, attempts, force
@@ -234,7 +237,7 @@ class _Run:
         audits = []
         for cid in GENERATED:
             current = inst.contexts.get(cid)
-            if current is not None and current.text.strip() and not self.force:
+            if _keep(current, self.force):
                 continue
             audit = ContextAudit(inst, cid, self.writer.name, self.verifier.name if self.verifier else None,
                                  previous=current.text if current is not None else None)
@@ -342,8 +345,7 @@ async def agenerate(instances: Sequence[Instance], writer: Writer, verifier: Ver
         summary.add(a)
     for inst in instances:
         for cid in GENERATED:
-            ctx = inst.contexts.get(cid)
-            if ctx is not None and ctx.text.strip() and not force:
+            if _keep(inst.contexts.get(cid), force):
                 summary.filled[cid] += 1
     return Generation([inst for inst, _ in results], audits, summary)
 
@@ -372,19 +374,19 @@ def _check_distinct(*paths: Path) -> None:
 
 
 def write_generation(gen: Generation, output: str | Path, audit: str | Path | None = None,
-                     rejects: str | Path | None = None) -> int:
+                     rejects: str | Path | None = None) -> tuple[int, int]:
     """Write the corpus (``.jsonl``: canonical instances, else a Ragability TSV), audit and rejects; all or none.
 
     Returns:
-        The number of instances written.
+        The number of instances written, and of instances with a rejected context.
     """
     audit_path, rejects_path = side_paths(output, audit, rejects)
     _check_distinct(Path(output), audit_path, rejects_path)
     with staged_outputs(output, audit_path, rejects_path) as (out_tmp, audit_tmp, rejects_tmp):
         n = write_corpus(gen.instances, out_tmp)
         write_records(gen.audit_records(), audit_tmp, "jsonl")
-        write_records(gen.reject_records(), rejects_tmp, "jsonl")
-    return n
+        rejected = write_records(gen.reject_records(), rejects_tmp, "jsonl")
+    return n, rejected
 
 
 def generate_file(input_path: str | Path, output: str | Path, llm: str, *, verifier: str | None = None,
@@ -420,27 +422,23 @@ def generate_file(input_path: str | Path, output: str | Path, llm: str, *, verif
     instances, read = read_instances(input_path, converter)
     vname = verifier or (NO_VERIFIER if llm == RULES else llm)
     names = [n for n in dict.fromkeys([llm, vname]) if n not in (RULES, NO_VERIFIER)]
-    specs = resolve_llms(names, config, **settings) if names else []
-    store = ResponseCache(cache) if cache and specs else None
-    models = {n: LLM(s, cache=store, concurrency=concurrency) for n, s in zip(names, specs, strict=True)}
+    opened = open_llms(names, config, cache=cache, concurrency=concurrency, **settings) if names else []
+    models = dict(zip(names, opened, strict=True))
     writer: Writer = RuleWriter() if llm == RULES else LLMWriter(models[llm])
     checker = None if vname == NO_VERIFIER else Verifier(models[vname], attempts)
 
     async def run() -> Generation:
-        try:
+        async with connected(opened):
             return await agenerate(instances, writer, checker, attempts=attempts, force=force,
                                    concurrency=concurrency, on_progress=on_progress)
-        finally:
-            for m in models.values():
-                await m.aclose()
 
     try:
         gen = asyncio.run(run())
     finally:
-        if store is not None:
-            store.close()
-    gen.summary.usage = {m.spec.alias: m.usage.to_dict() for m in models.values()}
-    rows = write_generation(gen, output, audit_path, rejects_path)
+        if opened and opened[0].cache is not None:
+            opened[0].cache.close()
+    gen.summary.usage = {m.spec.alias: m.usage.to_dict() for m in opened}
+    rows, rejected = write_generation(gen, output, audit_path, rejects_path)
     gen.summary.written = [f"wrote {rows} instances to {output}, {len(gen.audits)} audit records to {audit_path}, "
-                           f"{len(gen.reject_records())} instances with a rejected context to {rejects_path}"]
+                           f"{rejected} instances with a rejected context to {rejects_path}"]
     return read, gen.summary

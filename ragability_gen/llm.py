@@ -13,6 +13,7 @@ entry, an error message or a result.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
 import hashlib
@@ -21,7 +22,7 @@ import os
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -384,6 +385,19 @@ class LLM:
         if self._client is not None:
             await self._client.close()
             self._client = None
+
+
+@contextlib.asynccontextmanager
+async def connected(llms: Sequence[LLM]) -> AsyncIterator[None]:
+    """Models ready for a run: clients made first, so a missing key variable fails before any work, and
+    closed afterwards, whatever happens."""
+    try:
+        for llm in llms:
+            llm.connect()
+        yield
+    finally:
+        for llm in llms:
+            await llm.aclose()
 
 
 def _brief(e: Exception) -> str:

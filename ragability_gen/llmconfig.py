@@ -15,7 +15,7 @@ from typing import Any
 from . import schemas
 from .errors import LLMError, SpecError
 from .fileio import load_data
-from .llm import LLMSpec, spec_for
+from .llm import LLM, LLMSpec, ResponseCache, spec_for
 
 _RENAMED = {"api_url": "base_url", "cost_per_output_token": "cost_per_completion_token"}
 
@@ -77,3 +77,11 @@ def resolve_llms(names: Sequence[str], config: str | Path | None = None, **setti
     specs = [by_alias.get(n) or spec_for(n, **{k: v for k, v in settings.items() if v is not None}) for n in names]
     _check_unique(specs, "--llm")
     return specs
+
+
+def open_llms(names: Sequence[str], config: str | Path | None = None, *, cache: str | Path | None = None,
+              concurrency: int = 16, **settings: Any) -> list[LLM]:
+    """The models of ``resolve_llms``, ready to call, sharing one response cache file (None: no cache)."""
+    specs = resolve_llms(names, config, **settings)
+    store = ResponseCache(cache) if cache and specs else None
+    return [LLM(spec, cache=store, concurrency=concurrency) for spec in specs]

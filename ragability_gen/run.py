@@ -29,7 +29,7 @@ from .checkfuncs import CHECKS, CheckParseError
 from .compile import prompts_path_for
 from .errors import InputError, LLMError, LLMSetupError, SchemaError, SpecError
 from .fileio import RecordSource, write_records
-from .llm import LLM, Message
+from .llm import LLM, Message, connected
 from .specs import load_prompts
 from .validate import check_problems
 
@@ -275,13 +275,8 @@ def _journal_path(output: Path) -> Path:
 
 
 async def _with_llms(llms: Sequence[LLM], body: Callable[[], Awaitable[None]]) -> None:
-    try:
-        for llm in llms:
-            llm.connect()  # a missing key variable fails here, before anything is sent
+    async with connected(llms):
         await body()
-    finally:
-        for llm in llms:
-            await llm.aclose()
 
 
 def query_suite(suite: str | Path, output: str | Path, llms: Sequence[LLM], *, prompts: str | Path | None = None,

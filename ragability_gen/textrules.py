@@ -22,11 +22,12 @@ MIN_WORDS = 3
 #: swapped or replaced) is caught, and so is the context with a clause added before or after it.
 NEAR_COPY = 0.8
 
+#: Short answers (normalised) saying the context has none: no passage can state them as a fact.
+NO_FACT_ANSWERS = frozenset({"none", "unknown", "not known", "not stated", "not given", "not mentioned",
+                             "not specified", "no answer", "n a"})
+
 #: Answers a passage cannot be tested for by string: the verifier judges them instead.
-UNCHECKABLE_ANSWERS = frozenset({
-    "yes", "no", "true", "false", "none", "unknown", "not known", "not stated", "not given", "not mentioned",
-    "not specified", "no answer", "n a",
-})
+UNCHECKABLE_ANSWERS = NO_FACT_ANSWERS | {"yes", "no", "true", "false"}
 
 #: Words before a full stop that do not end a sentence (lower case, without the stop).
 ABBREVIATIONS = frozenset("""

@@ -15,11 +15,7 @@ from typing import Any, Protocol
 
 from .llm import LLM, Completion, Message, complete_json, parse_json_reply, schema_errors
 from .model import Answer
-from .textrules import RuleVerdict, checkable, normalise, rule_checks
-
-#: Short answers saying the context has none: the rules writer cannot state them as a fact.
-NO_FACT_ANSWERS = frozenset({"not stated", "unknown", "not known", "not given", "not mentioned", "not specified",
-                             "no answer", "none"})
+from .textrules import NO_FACT_ANSWERS, RuleVerdict, checkable, normalise, rule_checks
 
 CANDIDATE_SCHEMA: dict[str, Any] = {
     "type": "object",
