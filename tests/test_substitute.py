@@ -150,10 +150,10 @@ def test_no_fitting_date_offset_excludes_the_instance() -> None:
 def test_a_name_left_over_is_replaced_again(monkeypatch: pytest.MonkeyPatch) -> None:
     real = core.rewrite
 
-    def miss_in_c2(text, table, slots, offset, is_name, force=False):  # noqa: ANN001, ANN202
-        if text.startswith("Darwin reached") and not force:
+    def miss_in_c2(text, table, slots, offset, is_name):  # noqa: ANN001, ANN202
+        if text.startswith("Darwin reached") and is_name is not None:  # the first pass, not the repair
             table = type(table)()  # this mention goes unnoticed the first time
-        return real(text, table, slots, offset, is_name, force)
+        return real(text, table, slots, offset, is_name)
 
     monkeypatch.setattr(core, "rewrite", miss_in_c2)
     (out,), (rec,) = (r := substitute_instances([DARWIN], seed=3)).instances, r.audit
@@ -166,8 +166,8 @@ def test_a_name_left_over_is_replaced_again(monkeypatch: pytest.MonkeyPatch) -> 
 def test_a_name_that_cannot_be_replaced_excludes(monkeypatch: pytest.MonkeyPatch) -> None:
     real = core.rewrite
 
-    def never_in_c2(text, table, slots, offset, is_name, force=False):  # noqa: ANN001, ANN202
-        return real(text, type(table)() if text.startswith("Darwin reached") else table, slots, offset, is_name, force)
+    def never_in_c2(text, table, slots, offset, is_name):  # noqa: ANN001, ANN202
+        return real(text, type(table)() if text.startswith("Darwin reached") else table, slots, offset, is_name)
 
     monkeypatch.setattr(core, "rewrite", never_in_c2)
     result = substitute_instances([DARWIN], seed=3)

@@ -228,7 +228,8 @@ class _Group:
         rw = rewrite(text, self.table, slots, self.offset, None if metadata else self.is_name[text])
         left = self.table.leftovers(rw.new)
         if left:
-            rw = rewrite(text, self.table, slots, self.offset, None, force=True)
+            # every mention of an alias, also where the name test judged it an ordinary word
+            rw = rewrite(text, self.table, slots, self.offset, None)
             still = self.table.leftovers(rw.new)
             rw.repairs.append((ENTITY_REPLACED_AGAIN, f"{', '.join(left)} replaced again"))
             rw.problems += [(ENTITY_LEFT, f"original entity {s!r} is left") for s in still]

@@ -61,23 +61,19 @@ class Rewrite:
 
 
 def rewrite(text: str, table: Table, slots: Sequence[Slot], offset: int | None,
-            is_name: Callable[[int], bool] | None, force: bool = False) -> Rewrite:
+            is_name: Callable[[int], bool] | None) -> Rewrite:
     """Apply the name mapping and the date shift to ``text``.
 
     Args:
         slots: The text's date slots, shifted by ``offset`` (ignored when offset is None).
         is_name: Name test for "proper" aliases (see ``entities.NameTest``); None accepts every mention.
-        force: Replace names even inside date expressions (a repair; the date check then judges).
     """
     rw = Rewrite(text, slots=list(slots) if offset is not None else [])
     edits = [Edit(s.start, s.end, render(s, text[s.start:s.end], offset), "date")
              for s in rw.slots if offset is not None]
     for hit in table.matches(text, is_name):
-        inside = [s for s in rw.slots if hit.start < s.expr[1] and s.expr[0] < hit.end]
-        if inside and not force:
-            continue
-        if inside:
-            edits = [e for e in edits if not any(e.start == s.start for s in inside)]
+        if any(hit.start < s.expr[1] and s.expr[0] < hit.end for s in rw.slots):
+            continue  # a name inside a date expression ("May 2019"): the date edit wins; verification reports it
         rw.hits.append((text[hit.start:hit.end], hit.new, hit.key))
         edits += [Edit(a, b, new, hit.key) for a, b, new in hit.parts]
     out, last, size, placed = [], 0, 0, []
