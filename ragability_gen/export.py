@@ -11,13 +11,13 @@ are dropped unless asked for; ``qid`` and ``check.cid`` are kept since they name
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError
-from .fileio import read_records
+from .fileio import RecordSource
 from .table import write_table
 
 KEEP = ("qid", "check.cid")
@@ -59,13 +59,23 @@ def cell(value: Any, key: str = "") -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def export_rows(records: Sequence[Mapping[str, Any]], keep_constant: bool = False, source: str = "<records>"
+def export_rows(records: Iterable[Mapping[str, Any]], keep_constant: bool = False, source: str = "<records>"
                 ) -> tuple[list[str], list[list[str]], list[tuple[str, str]]]:
     """Flatten records into (header, rows, dropped constant columns with their value).
+
+    ``records`` is iterated three times (columns, constant columns, rows); pass a ``RecordSource`` to
+    keep memory flat in the number of records, as ``export_tsv`` does.
 
     Raises:
         InputError: when a record's checks are not a list of objects (one line per item).
     """
+    header, keep, dropped = _layout(records, keep_constant, source)
+    return [header[j] for j in keep], [[r[j] for j in keep] for r in _rows(records, header)], dropped
+
+
+def _layout(records: Iterable[Mapping[str, Any]], keep_constant: bool, source: str
+            ) -> tuple[list[str], list[int], list[tuple[str, str]]]:
+    """The full header, the indices of the columns to keep, and the dropped constant columns."""
     problems = []
     item_cols: dict[str, None] = {}
     check_cols: dict[str, None] = {}
@@ -83,19 +93,31 @@ def export_rows(records: Sequence[Mapping[str, Any]], keep_constant: bool = Fals
         raise InputError(problems)
     item_keys, check_keys = _ordered(item_cols, ITEM_ORDER), _ordered(check_cols, CHECK_ORDER)
     header = item_keys + [f"check.{k}" for k in check_keys]
-    rows = []
+    if keep_constant:
+        return header, list(range(len(header))), []
+    first: list[str] | None = None
+    varies = [name in KEEP for name in header]
+    n = 0
+    for row in _rows(records, header):
+        n += 1
+        if first is None:
+            first = row
+        else:
+            varies = [v or row[j] != first[j] for j, v in enumerate(varies)]
+    if n <= 1 or first is None:
+        return header, list(range(len(header))), []
+    keep = [j for j, v in enumerate(varies) if v]
+    return header, keep, [(name, first[j]) for j, name in enumerate(header) if not varies[j]]
+
+
+def _rows(records: Iterable[Mapping[str, Any]], header: list[str]) -> Iterator[list[str]]:
+    """One row of cells per item x check (one per item without checks), in ``header``'s columns."""
+    item_keys = [k for k in header if not k.startswith("check.")]
+    check_keys = [k[6:] for k in header if k.startswith("check.")]
     for rec in records:
         base = [cell(rec.get(k), k) for k in item_keys]
         for c in rec.get("checks") or [{}]:
-            rows.append(base + [cell(c.get(k), k) for k in check_keys])
-    dropped: list[tuple[str, str]] = []
-    if not keep_constant and len(rows) > 1:
-        keep = [j for j, name in enumerate(header) if name in KEEP or any(r[j] != rows[0][j] for r in rows)]
-        kept = set(keep)
-        dropped = [(name, rows[0][j]) for j, name in enumerate(header) if j not in kept]
-        header = [header[j] for j in keep]
-        rows = [[r[j] for j in keep] for r in rows]
-    return header, rows, dropped
+            yield base + [cell(c.get(k), k) for k in check_keys]
 
 
 def _ordered(found: dict[str, None], order: Sequence[str]) -> list[str]:
@@ -108,9 +130,18 @@ def export_tsv(source: str | Path, output: str | Path, keep_constant: bool = Fal
     Raises:
         InputError: when the file cannot be read, holds no records, or its checks are malformed.
     """
-    records = read_records(source)
-    if not records:
+    records = RecordSource(source)  # streamed on each pass: memory stays flat in the number of records
+    if next(iter(records), None) is None:
         raise InputError(f"{source}: no records: nothing to export")
-    header, rows, dropped = export_rows(records, keep_constant, str(source))
-    write_table(output, header, rows)
-    return ExportSummary(len(records), len(rows), header, dropped)
+    header, keep, dropped = _layout(records, keep_constant, str(source))
+    n_records = 0
+
+    def rows() -> Iterator[list[str]]:
+        nonlocal n_records
+        for rec in records:
+            n_records += 1
+            for r in _rows((rec,), header):
+                yield [r[j] for j in keep]
+
+    n_rows = write_table(output, [header[j] for j in keep], rows())
+    return ExportSummary(n_records, n_rows, [header[j] for j in keep], dropped)
