@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .checkfuncs import CheckParseError, register_check
+from .checkfuncs import CheckParseError, _show, register_check
 
 VERDICTS = ("correct", "partially correct", "incorrect")
 
@@ -52,10 +52,6 @@ def _agree(found: list[str], response: str, how: str) -> str | None:
     if len(verdicts) > 1:
         raise CheckParseError(f"contradictory verdicts ({' vs '.join(verdicts)}) {how} in {_show(response)}")
     return verdicts[0]
-
-
-def _show(response: str) -> str:
-    return repr(response if len(response) <= 80 else response[:77] + "...")
 
 
 def parse_verdict(response: str) -> str:

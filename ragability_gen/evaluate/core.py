@@ -184,7 +184,7 @@ def evaluate_checked(checked: str | Path | Sequence[Mapping[str, Any]], by_tags:
     fields = [f for f in fields if not f.startswith("check.")] + [f for f in fields if f.startswith("check.")]
     agg, report = _aggregate(records, source, fields)
     index = {f: i for i, f in enumerate(fields)}
-    tag_cache: dict[str, list[str]] = {}
+    tag_cache: dict[tuple[int, str], list[str]] = {}
     for b in [Breakdown("overall", ()), *breakdowns]:
         table, unmatched = _tabulate(b, agg, report, index, tag_cache)
         if unmatched is None:
@@ -386,17 +386,18 @@ def _labels(funcs: set[str], agg: dict[tuple[Any, ...], _Cell], metric: str) -> 
 
 
 def _tabulate(b: Breakdown, agg: dict[tuple[Any, ...], _Cell], report: Report, index: dict[str, int],
-              tag_cache: dict[str, list[str]]) -> tuple[Table, TagPart | FieldPart | None]:
+              tag_cache: dict[tuple[int, str], list[str]]) -> tuple[Table, TagPart | FieldPart | None]:
     """The breakdown's table, and the first part no item has a tag or field for (None if all match)."""
     cells: dict[tuple[tuple[str, ...], str, str], _Cell] = {}
     for (llm, metric, tags, vals), cell in agg.items():
         choices: list[list[str]] = []
         for part in b.parts:
             if isinstance(part, TagPart):
-                split = tag_cache.get(tags)
-                if split is None:
-                    split = tag_cache[tags] = [t.strip() for t in tags.split(",") if t.strip()]
-                choices.append(part.groups(split))
+                groups = tag_cache.get((id(part), tags))
+                if groups is None:  # the groups depend on the tag string only: match each string once per part
+                    groups = tag_cache[(id(part), tags)] = part.groups([t.strip() for t in tags.split(",")
+                                                                         if t.strip()])
+                choices.append(groups)
             else:
                 choices.append([vals[index[part.field]]])
         for group in product(*choices):
