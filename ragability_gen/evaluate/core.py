@@ -393,11 +393,11 @@ def _tabulate(b: Breakdown, agg: dict[tuple[Any, ...], _Cell], report: Report, i
         choices: list[list[str]] = []
         for part in b.parts:
             if isinstance(part, TagPart):
-                groups = tag_cache.get((id(part), tags))
-                if groups is None:  # the groups depend on the tag string only: match each string once per part
-                    groups = tag_cache[(id(part), tags)] = part.groups([t.strip() for t in tags.split(",")
-                                                                         if t.strip()])
-                choices.append(groups)
+                matched = tag_cache.get((id(part), tags))
+                if matched is None:  # the groups depend on the tag string only: match each string once per part
+                    matched = tag_cache[(id(part), tags)] = part.groups([t.strip() for t in tags.split(",")
+                                                                          if t.strip()])
+                choices.append(matched)
             else:
                 choices.append([vals[index[part.field]]])
         for group in product(*choices):
