@@ -20,7 +20,7 @@ from typing import Any
 
 from .checkfuncs import CHECKS
 from .errors import SpecError
-from .fileio import atomic_output, format_for, write_records
+from .fileio import atomic_output, beside, format_for, write_records
 from .model import Instance, SuiteItem
 from .specs import Spec, load_prompts, load_suite_spec
 
@@ -260,8 +260,7 @@ def _version() -> str:
 
 def prompts_path_for(output: str | Path) -> Path:
     """Where the prompt file goes beside a suite: ``v0d4.hjson`` -> ``v0d4.prompts.hjson``."""
-    out = Path(output)
-    return out.with_name(f"{out.stem}.prompts.hjson")
+    return beside(output, ".prompts.hjson")
 
 
 def compile_suite(instances: Iterable[Instance], output: str | Path, suite: str | Path | Spec = "ragability",

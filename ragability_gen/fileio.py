@@ -44,6 +44,12 @@ def _compact(value: Any) -> str:
     return "".join(_c_encoder(value, 0))
 
 
+def beside(path: str | Path, suffix: str) -> Path:
+    """A companion file of ``path``: ``v0d4.hjson`` + ``.prompts.hjson`` -> ``v0d4.prompts.hjson``."""
+    p = Path(path)
+    return p.with_name(p.stem + suffix)
+
+
 def format_for(path: str | Path, default: str = "hjson") -> str:
     """The record format implied by a file name's suffix."""
     suffix = Path(path).suffix.lower().lstrip(".")

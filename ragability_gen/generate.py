@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from .convert import ConvertSummary, read_instances, write_corpus
 from .errors import InputError, LLMError, LLMSetupError
-from .fileio import staged_outputs, write_records
+from .fileio import beside, staged_outputs, write_records
 from .llm import Completion, connected
 from .llmconfig import open_llms
 from .model import Context, Instance
@@ -362,9 +362,8 @@ NO_VERIFIER = "none"
 def side_paths(output: str | Path, audit: str | Path | None = None,
                rejects: str | Path | None = None) -> tuple[Path, Path]:
     """The audit and rejects files: as given, else beside OUTPUT as ``<stem>.audit.jsonl``, ``<stem>.rejects.jsonl``."""
-    out = Path(output)
-    return (Path(audit) if audit else out.with_name(f"{out.stem}.audit.jsonl"),
-            Path(rejects) if rejects else out.with_name(f"{out.stem}.rejects.jsonl"))
+    return (Path(audit) if audit else beside(output, ".audit.jsonl"),
+            Path(rejects) if rejects else beside(output, ".rejects.jsonl"))
 
 
 def _check_distinct(*paths: Path) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..convert import ConvertSummary, read_instances, write_corpus
 from ..errors import InputError
-from ..fileio import staged_outputs, write_records
+from ..fileio import beside, staged_outputs, write_records
 from .core import SubstituteResult, SubstituteSummary, check_types, instance_seed, substitute_instances
 from .entities import ENTITY_TYPES
 from .nlp import DEFAULT_MODELS, load_model
@@ -26,8 +26,7 @@ __all__ = ["DEFAULT_MODELS", "ENTITY_TYPES", "SubstituteResult", "SubstituteSumm
 
 def mapping_path_for(output: str | Path) -> Path:
     """Where the audit file goes by default: beside OUTPUT, as ``<OUTPUT stem>.mapping.jsonl``."""
-    out = Path(output)
-    return out.with_name(out.stem + ".mapping.jsonl")
+    return beside(output, ".mapping.jsonl")
 
 
 def substitute_file(input_path: str | Path, output: str | Path, mapping: str | Path | None = None,
