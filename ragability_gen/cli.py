@@ -159,12 +159,20 @@ def convert(input_file: Path, output: Path | None, suite: str | None, prompts_ou
 def substitute(input_file: Path, output: Path, mapping: Path | None, seed: int, types: str | None, no_dates: bool,
                model: str | None, converter: str | None, quiet: bool) -> None:
     """Make the instances of a corpus INPUT novel: fantasy entities and shifted dates, verified, with an audit file."""
+    bar = tqdm(desc="NER", unit="text", disable=True if quiet else None, file=sys.stderr)
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+
     try:
         conv_summary, summary, map_path = substitute_file(
             input_file, output, mapping, converter, seed, types.split(",") if types is not None else ENTITY_TYPES,
-            not no_dates, model)
+            not no_dates, model, progress)
     except (RagabilityGenError, OSError) as e:
         raise _fail(e) from None
+    finally:
+        bar.close()
     if not quiet:
         lines = conv_summary.lines() + summary.lines()
         lines.append(f"wrote {summary.substituted + summary.repaired} instances to {output} and the mapping to "

@@ -185,7 +185,6 @@ class _Group:
 
     def __init__(self, rows: list[Instance], infos: Annotations, seed: int, labels: tuple[str, ...], dates: bool):
         self.rows = rows
-        self.infos = infos
         fake = _faker()
         fake.seed_instance(seed)
         first_field: dict[str, str] = {}

@@ -283,7 +283,6 @@ class Entity:
     label: str
     surface: str
     surfaces: list[str]
-    fields: list[str]
 
 
 @dataclass
@@ -380,7 +379,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str]) -> 
         label = min(labels, key=lambda lab: (-labels[lab], order[lab]))
         surfaces = Counter(m.text for m in ms)
         surface = min(surfaces, key=lambda s: (-surfaces[s], s))
-        table.entities[key] = Entity(key, label, surface, sorted(surfaces), sorted({m.field for m in ms}))
+        table.entities[key] = Entity(key, label, surface, sorted(surfaces))
     ranked = sorted(table.entities.values(), key=lambda e: (order[e.label], -len(parts(e.surface)), e.key))
     for ent in ranked:
         if not _map_parts(table, ent, invent):

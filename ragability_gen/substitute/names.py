@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from itertools import accumulate
 from typing import Any
@@ -114,8 +114,7 @@ def is_surname(word: str) -> bool:
 
 def is_real(word: str) -> bool:
     """True for an English word or well-known name: in wordfreq's English list or Faker's name lists."""
-    from wordfreq import zipf_frequency
-
+    zipf_frequency = _zipf()
     parts = [p for p in word.replace("-", " ").split() if p]
     return any(p.lower() in _known_names() or zipf_frequency(p, "en") > 0 for p in parts)
 
@@ -130,9 +129,15 @@ def is_common(word: str, level: float = COMMON_ZIPF) -> bool:
 
     wordfreq counts are case-blind, so well-known names count too: "Bremen" is as common as "hurling".
     """
+    return _zipf()(word, "en") >= level
+
+
+@cache
+def _zipf() -> Callable[[str, str], float]:
+    """wordfreq's lookup, imported on first use (not when the package is imported) and only once."""
     from wordfreq import zipf_frequency
 
-    return zipf_frequency(word, "en") >= level
+    return zipf_frequency  # type: ignore[no-any-return]
 
 
 def _distance(a: str, b: str) -> int:
