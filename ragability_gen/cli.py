@@ -48,6 +48,20 @@ _corpus_output = click.option(
          "columns.")
 
 
+class _Bar:
+    """A tqdm bar on stderr fed by a (done, total) progress callback; hidden when stderr is not a terminal."""
+
+    def __init__(self, what: str, unit: str, quiet: bool):
+        self.bar = tqdm(desc=what, unit=unit, disable=True if quiet else None, file=sys.stderr)
+
+    def __call__(self, done: int, total: int) -> None:
+        self.bar.total = total
+        self.bar.update(done - self.bar.n)  # redraws at most every 0.1 s
+
+    def close(self) -> None:
+        self.bar.close()
+
+
 def llm_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The options every command that talks to a model shares: endpoint, sampling, concurrency, cache."""
     options = [
@@ -159,16 +173,11 @@ def convert(input_file: Path, output: Path | None, suite: str | None, prompts_ou
 def substitute(input_file: Path, output: Path, mapping: Path | None, seed: int, types: str | None, no_dates: bool,
                model: str | None, converter: str | None, quiet: bool) -> None:
     """Make the instances of a corpus INPUT novel: fantasy entities and shifted dates, verified, with an audit file."""
-    bar = tqdm(desc="NER", unit="text", disable=True if quiet else None, file=sys.stderr)
-
-    def progress(done: int, total: int) -> None:
-        bar.total = total
-        bar.update(done - bar.n)
-
+    bar = _Bar("NER", "text", quiet)
     try:
         conv_summary, summary, map_path = substitute_file(
             input_file, output, mapping, converter, seed, types.split(",") if types is not None else ENTITY_TYPES,
-            not no_dates, model, progress)
+            not no_dates, model, bar)
     except (RagabilityGenError, OSError) as e:
         raise _fail(e) from None
     finally:
@@ -207,16 +216,11 @@ def generate(input_file: Path, output: Path, llm: str, verifier: str | None, att
              **kw: Any) -> None:
     """Fill in empty context_3/context_4 of a corpus INPUT with checked, generated passages."""
     settings = llm_settings(kw)
-    bar = tqdm(desc="generate", unit="instance", disable=True if quiet else None, file=sys.stderr)
-
-    def progress(done: int, total: int) -> None:
-        bar.total = total
-        bar.update(done - bar.n)  # redraws at most every 0.1 s
-
+    bar = _Bar("generate", "instance", quiet)
     try:
         read, summary = generate_file(input_file, output, llm, verifier=verifier, attempts=attempts, force=force,
                                       converter=converter, audit=audit_path, rejects=rejects_path,
-                                      on_progress=progress, **settings)
+                                      on_progress=bar, **settings)
     except (RagabilityGenError, OSError) as e:
         raise _fail(e) from None
     finally:
@@ -252,12 +256,11 @@ class _ProgressBar:
     """A tqdm bar on stderr fed by the library's progress callback (hidden when stderr is not a terminal)."""
 
     def __init__(self, what: str, quiet: bool):
-        self.bar = tqdm(desc=what, unit="job", disable=True if quiet else None, file=sys.stderr)
+        self.bar = _Bar(what, "job", quiet)
 
     def __call__(self, summary: RunSummary) -> None:
-        self.bar.total = summary.jobs
-        self.bar.set_postfix(errors=summary.failed_now, cost=f"{summary.cost:.4f}", refresh=False)
-        self.bar.update(summary.resumed + summary.done - self.bar.n)  # redraws at most every 0.1 s
+        self.bar.bar.set_postfix(errors=summary.failed_now, cost=f"{summary.cost:.4f}", refresh=False)
+        self.bar(summary.resumed + summary.done, summary.jobs)
 
     def close(self) -> None:
         self.bar.close()
