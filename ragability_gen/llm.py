@@ -450,6 +450,15 @@ def schema_errors(value: Any, schema: dict[str, Any]) -> list[str]:
     return out
 
 
+def read_json_reply(text: str, schema: dict[str, Any]) -> tuple[Any, list[str]]:
+    """The JSON value of a reply and every way it breaks ``schema`` (unreadable JSON is one problem)."""
+    try:
+        value = parse_json_reply(text)
+    except ValueError as e:
+        return None, [str(e)]
+    return value, schema_errors(value, schema)
+
+
 @dataclass
 class JSONReply:
     """A schema-valid JSON reply, the completions it took, and why the rejected ones were rejected."""
@@ -472,11 +481,7 @@ async def complete_json(llm: LLM, messages: Sequence[Message], schema: dict[str,
     for attempt in range(1, attempts + 1):
         done = await llm.complete(convo, schema=schema, schema_name=schema_name)
         completions.append(done)
-        try:
-            value = parse_json_reply(done.text)
-            errors = schema_errors(value, schema)
-        except ValueError as e:
-            errors = [str(e)]
+        value, errors = read_json_reply(done.text, schema)
         if not errors:
             return JSONReply(value, completions, problems)
         problems.append(f"attempt {attempt}: invalid reply: {'; '.join(errors)}")

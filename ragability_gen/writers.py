@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .llm import LLM, Completion, Message, complete_json, parse_json_reply, schema_errors
+from .llm import LLM, Completion, Message, complete_json, read_json_reply
 from .model import Answer
 from .textrules import NO_FACT_ANSWERS, RuleVerdict, checkable, normalise, rule_checks
 
@@ -161,11 +161,7 @@ class LLMWriter:
             messages += [{"role": "assistant", "content": turn.reply},
                          {"role": "user", "content": feedback(task, turn)}]
         done = await self.llm.complete(messages, schema=CANDIDATE_SCHEMA, schema_name=f"context_{task.cid}")
-        try:
-            value = parse_json_reply(done.text)
-            errors = schema_errors(value, CANDIDATE_SCHEMA)
-        except ValueError as e:
-            errors = [str(e)]
+        value, errors = read_json_reply(done.text, CANDIDATE_SCHEMA)
         if errors:
             return Draft(None, done.text, [f"invalid reply: {'; '.join(errors)}"], done)
         return Draft(" ".join(value["context"].split()), done.text, [], done)
