@@ -30,7 +30,7 @@ main()
 
 READ = """
 import sys
-from ragability_gen.validate import read_suite
+from ragability_gen.core.validate import read_suite
 items = read_suite(sys.argv[1])
 assert len(items) == int(sys.argv[2]), len(items)
 """

@@ -54,10 +54,10 @@ def suite(folder: Path, items: int) -> Path:
 
 
 class Server:
-    """``python -m ragability_gen.testing`` in its own process."""
+    """``python -m ragability_gen.llm.testing`` in its own process."""
 
     def __init__(self, *args: str):
-        self.proc = subprocess.Popen([sys.executable, "-m", "ragability_gen.testing", *args],
+        self.proc = subprocess.Popen([sys.executable, "-m", "ragability_gen.llm.testing", *args],
                                      stdout=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None
         self.url = self.proc.stdout.readline().strip()

@@ -55,7 +55,7 @@ def main() -> int:
     args = ap.parse_args()
 
     from ragability_gen import read_instances
-    from ragability_gen.compile import compile_suite
+    from ragability_gen.compile.core import compile_suite
 
     with tempfile.TemporaryDirectory() as tmp:
         release, suite = Path(tmp, "wikicontradict.csv"), Path(tmp, "wikicontradict.hjson")

@@ -21,10 +21,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ragability_gen.generate import context_task
-from ragability_gen.model import Instance
-from ragability_gen.testing import Reply, ScriptedServer
-from ragability_gen.writers import rule_candidates
+from ragability_gen.core.model import Instance
+from ragability_gen.generate.core import context_task
+from ragability_gen.generate.writers import rule_candidates
+from ragability_gen.llm.testing import Reply, ScriptedServer
 
 DEMO = Path(__file__).resolve().parent.parent / "corpora" / "demo.tsv"
 

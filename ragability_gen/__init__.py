@@ -1,23 +1,37 @@
 """ragability-gen: build and run test suites for LLMs facing contradicting passages."""
 
-from . import judge, wikicontradict  # noqa: F401  (registers the WikiContradict converters and judge check)
-from .checkfuncs import CHECKS, CheckParseError, register_check
-from .compile import CompileSummary, Suite, compile_suite, expected_outcome
-from .convert import ConvertSummary, read_instances, register_converter, write_corpus
-from .errors import InputError, LLMError, LLMSetupError, ModelError, RagabilityGenError, SchemaError, SpecError
-from .evaluate import Report, StatRow, evaluate_checked, parse_breakdowns, write_report
-from .export import ExportSummary, export_rows, export_tsv
-from .fileio import RecordSource, read_records, write_records
-from .generate import ContextAudit, GenerateSummary, Generation, agenerate, generate_file, write_generation
-from .llm import LLM, LLMSpec, ResponseCache, complete_json, connected, spec_for
-from .llmconfig import load_llm_config, open_llms, resolve_llms
-from .model import Answer, Check, Context, Instance, Provenance, SuiteItem
-from .run import RunSummary, check_results, query_suite
-from .specs import load_converter_spec, load_prompts, load_suite_spec
-from .substitute import SubstituteResult, SubstituteSummary, substitute_file, substitute_instances
-from .textrules import rule_checks
-from .validate import validate_file
-from .writers import LLMWriter, RuleWriter, Verifier
+from ragability_gen.checkfuncs import CHECKS, CheckParseError, register_check
+from ragability_gen.compile.core import CompileSummary, Suite, compile_suite, expected_outcome
+from ragability_gen.convert.core import ConvertSummary, read_instances, register_converter, write_corpus
+from ragability_gen.core.fileio import RecordSource, read_records, write_records
+from ragability_gen.core.model import Answer, Check, Context, Instance, Provenance, SuiteItem
+from ragability_gen.core.specs import load_converter_spec, load_prompts, load_suite_spec
+from ragability_gen.core.validate import validate_file
+from ragability_gen.errors import (
+    InputError,
+    LLMError,
+    LLMSetupError,
+    ModelError,
+    RagabilityGenError,
+    SchemaError,
+    SpecError,
+)
+from ragability_gen.evaluate import Report, StatRow, evaluate_checked, parse_breakdowns, write_report
+from ragability_gen.evaluate.export import ExportSummary, export_rows, export_tsv
+from ragability_gen.generate.core import (
+    ContextAudit,
+    GenerateSummary,
+    Generation,
+    agenerate,
+    generate_file,
+    write_generation,
+)
+from ragability_gen.generate.textrules import rule_checks
+from ragability_gen.generate.writers import LLMWriter, RuleWriter, Verifier
+from ragability_gen.llm.client import LLM, LLMSpec, ResponseCache, complete_json, connected, spec_for
+from ragability_gen.llm.config import load_llm_config, open_llms, resolve_llms
+from ragability_gen.run.core import RunSummary, check_results, query_suite
+from ragability_gen.substitute import SubstituteResult, SubstituteSummary, substitute_file, substitute_instances
 
 __all__ = [
     "CHECKS", "LLM", "Answer", "Check", "CheckParseError", "CompileSummary", "Context", "ContextAudit",

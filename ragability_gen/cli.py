@@ -10,18 +10,18 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from .compile import compile_suite
-from .convert import read_instances, write_corpus
-from .errors import RagabilityGenError
-from .evaluate import check_report_dir, evaluate_checked, summary_lines, write_report
-from .export import export_tsv
-from .fileio import FORMATS, format_for
-from .generate import generate_file
-from .llm import default_cache_path
-from .llmconfig import open_llms
-from .run import RunSummary, check_results, query_suite
-from .substitute import ENTITY_TYPES, substitute_file
-from .validate import FILE_KINDS, validate_file
+from ragability_gen.compile.core import compile_suite
+from ragability_gen.convert.core import read_instances, write_corpus
+from ragability_gen.core.fileio import FORMATS, format_for
+from ragability_gen.core.validate import FILE_KINDS, validate_file
+from ragability_gen.errors import RagabilityGenError
+from ragability_gen.evaluate import check_report_dir, evaluate_checked, summary_lines, write_report
+from ragability_gen.evaluate.export import export_tsv
+from ragability_gen.generate.core import generate_file
+from ragability_gen.llm.client import default_cache_path
+from ragability_gen.llm.config import open_llms
+from ragability_gen.run.core import RunSummary, check_results, query_suite
+from ragability_gen.substitute import ENTITY_TYPES, substitute_file
 
 
 class Problems(click.ClickException):

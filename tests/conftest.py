@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from ragability_gen.cli import main
-from ragability_gen.resources import data_dir
+from ragability_gen.core.resources import data_dir
 
 V04_COLUMNS = [
     "contradiction_ID", "WikiContradict_ID", "reasoning_required_c1c2", "c1xq", "c2xq", "context_1",

@@ -10,9 +10,9 @@ import pytest
 from conftest import edited_suite_spec
 
 from ragability_gen.checkfuncs import CHECKS, CheckParseError, register_check
-from ragability_gen.compile import Suite
+from ragability_gen.compile.core import Suite
+from ragability_gen.core.specs import load_suite_spec
 from ragability_gen.errors import SpecError
-from ragability_gen.specs import load_suite_spec
 
 YES = [
     "Yes", "yes.", "YES!", "Yes.", "y", "Y.", "yes, because the passages disagree",

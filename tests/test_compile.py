@@ -8,11 +8,11 @@ import pytest
 from conftest import V04_COLUMNS, edited_suite_spec, row, tsv_text
 
 from ragability_gen import Instance, compile_suite, read_instances, read_records
-from ragability_gen.compile import Suite, expected_outcome
+from ragability_gen.compile.core import Suite, expected_outcome
+from ragability_gen.core.model import Answer, Context
+from ragability_gen.core.schemas import record_problems
+from ragability_gen.core.specs import load_suite_spec
 from ragability_gen.errors import SpecError
-from ragability_gen.model import Answer, Context
-from ragability_gen.schemas import record_problems
-from ragability_gen.specs import load_suite_spec
 
 C1, C2, C3, C4 = (row()[c] for c in ("context_1", "context_2", "context_3_nc1_c2", "context_4_nc1_nc2_nc3"))
 ANS1 = "short answer: a suricate\nlong answer: A cap squirrel is a suricate."

@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ragability_gen import Answer, Context, Instance, read_instances, read_records, write_corpus
-from ragability_gen.convert import row_schema
-from ragability_gen.schemas import load_schema
-from ragability_gen.specs import load_converter_spec
+from ragability_gen.convert.core import row_schema
+from ragability_gen.core.schemas import load_schema
+from ragability_gen.core.specs import load_converter_spec
 
 
 def test_demo_corpus_converts_with_shared_ids(demo_tsv: Path) -> None:

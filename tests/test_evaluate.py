@@ -11,11 +11,11 @@ import pytest
 
 from ragability_gen import compile_suite, read_instances, read_records, write_records
 from ragability_gen.checkfuncs import CHECKS, CheckFunc
+from ragability_gen.core.resources import data_dir
+from ragability_gen.core.table import read_table
 from ragability_gen.errors import InputError
 from ragability_gen.evaluate import evaluate_checked, parse_breakdowns, tag_breakdown, write_report
 from ragability_gen.evaluate.stats import mean_interval, t_quantile, wilson
-from ragability_gen.resources import data_dir
-from ragability_gen.table import read_table
 
 ROOT = Path(__file__).resolve().parent
 

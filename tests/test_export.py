@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from ragability_gen import compile_suite, read_instances, read_records, write_records
-from ragability_gen.export import cell, export_rows
-from ragability_gen.resources import data_dir
-from ragability_gen.table import read_table
+from ragability_gen.core.resources import data_dir
+from ragability_gen.core.table import read_table
+from ragability_gen.evaluate.export import cell, export_rows
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ragability_gen.core.fileio import NotStreamable, RecordSource, read_records, stream_records, write_records
 from ragability_gen.errors import InputError
-from ragability_gen.fileio import NotStreamable, RecordSource, read_records, stream_records, write_records
 
 text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 value = st.recursive(
@@ -105,7 +105,7 @@ def test_record_source_falls_back_for_hjson_and_bad_bytes(tmp_path: Path) -> Non
     assert e.value.problems == [f"{tmp_path / 'none.json'}: no such file"]
 
 def test_staged_outputs_are_all_or_nothing(tmp_path: Path) -> None:
-    from ragability_gen.fileio import staged_outputs
+    from ragability_gen.core.fileio import staged_outputs
 
     (tmp_path / "a.txt").write_text("old a", encoding="utf-8")
     with pytest.raises(RuntimeError), staged_outputs(tmp_path / "a.txt", tmp_path / "sub" / "b.txt") as (a, b):

@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 from conftest import ROW, row, tsv_text
 
-from ragability_gen import compile_suite, read_instances, schemas
-from ragability_gen.fileio import read_records
-from ragability_gen.generate import agenerate
-from ragability_gen.testing import Reply, ScriptedServer, user_text
-from ragability_gen.writers import CANDIDATE_SCHEMA, VERDICT_SCHEMA, RuleWriter
+from ragability_gen import compile_suite, read_instances
+from ragability_gen.core import schemas
+from ragability_gen.core.fileio import read_records
+from ragability_gen.generate.core import agenerate
+from ragability_gen.generate.writers import CANDIDATE_SCHEMA, VERDICT_SCHEMA, RuleWriter
+from ragability_gen.llm.testing import Reply, ScriptedServer, user_text
 
 GOOD3 = "Field guides list the Cap Squirrel among the suricates of the dry plains."
 GOOD4 = "The Cap Squirrel lives in burrows on the dry plains of Orvane."

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragability_gen.checkfuncs import CHECKS, CheckParseError
-from ragability_gen.judge import VERDICTS, parse_verdict
+from ragability_gen.checkfuncs.judge import VERDICTS, parse_verdict
 
 # The paper's own judge outputs (Appendix C): the prompt ends with "comment:", the judge continues.
 PAPER_EXAMPLES = [

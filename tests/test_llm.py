@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from ragability_gen.errors import LLMError, LLMSetupError, SpecError
-from ragability_gen.llm import LLM, LLMSpec, ResponseCache, complete_json, parse_json_reply, spec_for
-from ragability_gen.llmconfig import load_llm_config, resolve_llms
-from ragability_gen.testing import Reply, ScriptedServer, user_text
+from ragability_gen.llm.client import LLM, LLMSpec, ResponseCache, complete_json, parse_json_reply, spec_for
+from ragability_gen.llm.config import load_llm_config, resolve_llms
+from ragability_gen.llm.testing import Reply, ScriptedServer, user_text
 
 MSG = [{"role": "user", "content": "What colour is the Zarnok?"}]
 

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from jsonschema import Draft7Validator
 
 from ragability_gen.cli import main
-from ragability_gen.resources import data_dir
-from ragability_gen.schemas import KINDS, load_schema
-from ragability_gen.validate import validate_file
+from ragability_gen.core.resources import data_dir
+from ragability_gen.core.schemas import KINDS, load_schema
+from ragability_gen.core.validate import validate_file
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,3 +78,14 @@ def test_data_folders_ship_with_a_plain_install(tmp_path: Path) -> None:
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert (work / "demo.hjson").is_file() and (work / "demo.prompts.hjson").is_file()
+
+
+def test_every_subpackage_is_listed_for_installation():
+    """A subpackage missing from setup.cfg's ``packages`` works from a checkout and breaks once installed."""
+    import configparser
+
+    cfg = configparser.ConfigParser()
+    cfg.read(ROOT / "setup.cfg")
+    listed = {line.strip() for line in cfg["options"]["packages"].splitlines() if line.strip()}
+    found = {".".join(init.parent.relative_to(ROOT).parts) for init in (ROOT / "ragability_gen").rglob("__init__.py")}
+    assert found - listed == set()

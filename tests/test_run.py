@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
+from ragability_gen.core.fileio import read_records
 from ragability_gen.errors import SpecError
-from ragability_gen.fileio import read_records
-from ragability_gen.run import Journal, fill_checker_prompt, fill_testee_prompt
-from ragability_gen.testing import Reply, ScriptedServer, flaky, user_text
+from ragability_gen.llm.testing import Reply, ScriptedServer, flaky, user_text
+from ragability_gen.run.core import Journal, fill_checker_prompt, fill_testee_prompt
 
 
 @pytest.fixture

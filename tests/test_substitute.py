@@ -13,7 +13,7 @@ import pytest
 from conftest import V04_COLUMNS, row, tsv_text
 
 from ragability_gen import Answer, Context, Instance, read_instances, read_records, substitute_instances
-from ragability_gen.schemas import validator
+from ragability_gen.core.schemas import validator
 from ragability_gen.substitute import core, nlp
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from ragability_gen import InputError, Suite, read_instances, read_records
-from ragability_gen.compile import CompileSummary, compile_suite
-from ragability_gen.convert import guess_converter_spec
-from ragability_gen.specs import load_converter_spec, load_prompts, load_suite_spec
+from ragability_gen.compile.core import CompileSummary, compile_suite
+from ragability_gen.convert.core import guess_converter_spec
+from ragability_gen.core.specs import load_converter_spec, load_prompts, load_suite_spec
 
 DATA = Path(__file__).parent / "data" / "wikicontradict"
 SAMPLE = DATA / "rag_qa_sample.csv"

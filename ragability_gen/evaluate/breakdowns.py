@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
 
-from ..errors import InputError
+from ragability_gen.errors import InputError
 
 NONE = "(none)"
 EMPTY = "(empty)"

@@ -17,9 +17,10 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
-from ..checkfuncs import CHECKS, CheckFunc
-from ..errors import InputError
-from ..fileio import RecordSource
+from ragability_gen.checkfuncs import CHECKS, CheckFunc
+from ragability_gen.core.fileio import RecordSource
+from ragability_gen.errors import InputError
+
 from . import stats
 from .breakdowns import NONE, Breakdown, FieldPart, TagPart, group_label, parse_breakdowns
 

@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InputError
-from ..fileio import atomic_dir
-from ..table import write_table
+from ragability_gen.core.fileio import atomic_dir
+from ragability_gen.core.table import write_table
+from ragability_gen.errors import InputError
+
 from . import charts
 from .core import Report, StatRow, Table
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ..convert import ConvertSummary, read_instances, write_corpus
-from ..errors import InputError
-from ..fileio import beside, staged_outputs, write_records
+from ragability_gen.convert.core import ConvertSummary, read_instances, write_corpus
+from ragability_gen.core.fileio import beside, staged_outputs, write_records
+from ragability_gen.errors import InputError
+
 from .core import SubstituteResult, SubstituteSummary, check_types, instance_seed, substitute_instances
 from .entities import ENTITY_TYPES
 from .nlp import DEFAULT_MODELS, load_model

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from typing import Any
 
-from ..errors import InputError
-from ..model import Answer, Instance
+from ragability_gen.core.model import Answer, Instance
+from ragability_gen.errors import InputError
+
 from .dates import Evidence, Slot, choose_offset, decide, find_dates
 from .entities import ENTITY_TYPES, NameTest, Table, build_table, mentions
 from .names import invent

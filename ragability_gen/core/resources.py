@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import InputError
+from ragability_gen.errors import InputError
 
-_PKG = Path(__file__).resolve().parent
+_PKG = Path(__file__).resolve().parent.parent
 DATA_FOLDERS = ("schemas", "corpora", "converters", "checks")
 
 

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import schemas
-from .errors import LLMError, SpecError
-from .fileio import load_data
-from .llm import LLM, LLMSpec, ResponseCache, spec_for
+from ragability_gen.core import schemas
+from ragability_gen.core.fileio import load_data
+from ragability_gen.errors import LLMError, SpecError
+from ragability_gen.llm.client import LLM, LLMSpec, ResponseCache, spec_for
 
 _RENAMED = {"api_url": "base_url", "cost_per_output_token": "cost_per_completion_token"}
 

@@ -29,7 +29,7 @@ from typing import Any
 
 import jsonschema
 
-from .errors import LLMError, LLMSetupError
+from ragability_gen.errors import LLMError, LLMSetupError
 
 Message = dict[str, str]
 

@@ -15,7 +15,7 @@ from typing import Any
 import fastjsonschema
 from jsonschema import Draft7Validator
 
-from .resources import data_dir
+from ragability_gen.core.resources import data_dir
 
 KINDS: dict[str, str] = {
     "corpus-row": "corpus_row.schema.json",

@@ -18,15 +18,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .convert import ConvertSummary, read_instances, write_corpus
-from .errors import InputError, LLMError, LLMSetupError
-from .fileio import beside, staged_outputs, write_records
-from .llm import Completion, connected
-from .llmconfig import open_llms
-from .model import Context, Instance
-from .specs import load_converter_spec
-from .textrules import RuleVerdict
-from .writers import ContextTask, LLMWriter, ModelVerdict, RuleWriter, Turn, Verifier, Writer, describe
+from ragability_gen.convert.core import ConvertSummary, read_instances, write_corpus
+from ragability_gen.core.fileio import beside, staged_outputs, write_records
+from ragability_gen.core.model import Context, Instance
+from ragability_gen.core.specs import load_converter_spec
+from ragability_gen.errors import InputError, LLMError, LLMSetupError
+from ragability_gen.generate.textrules import RuleVerdict
+from ragability_gen.generate.writers import (
+    ContextTask,
+    LLMWriter,
+    ModelVerdict,
+    RuleWriter,
+    Turn,
+    Verifier,
+    Writer,
+    describe,
+)
+from ragability_gen.llm.client import Completion, connected
+from ragability_gen.llm.config import open_llms
 
 GENERATED = ("3", "4")
 """The contexts this stage writes, in order: context 4 must also be consistent with context 3."""
@@ -312,7 +321,7 @@ async def agenerate(instances: Sequence[Instance], writer: Writer, verifier: Ver
 
     Args:
         instances: Canonical instances; they are not modified.
-        writer: Proposes candidates (:class:`~ragability_gen.writers.LLMWriter` or ``RuleWriter``).
+        writer: Proposes candidates (:class:`~ragability_gen.generate.writers.LLMWriter` or ``RuleWriter``).
         verifier: Runs the model checks; None for rule checks only.
         attempts: Candidates per context at most (and replies per verdict).
         force: Regenerate contexts that are already filled; one that fails keeps its previous text.

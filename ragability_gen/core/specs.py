@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import schemas
-from .errors import SpecError
-from .fileio import load_data
-from .resources import resolve_spec
+from ragability_gen.core import schemas
+from ragability_gen.core.fileio import load_data
+from ragability_gen.core.resources import resolve_spec
+from ragability_gen.errors import SpecError
 
 
 @dataclass

@@ -18,11 +18,11 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from .checkfuncs import CHECKS
-from .errors import SpecError
-from .fileio import atomic_output, beside, format_for, write_records
-from .model import Instance, SuiteItem
-from .specs import Spec, load_prompts, load_suite_spec
+from ragability_gen.checkfuncs import CHECKS
+from ragability_gen.core.fileio import atomic_output, beside, format_for, write_records
+from ragability_gen.core.model import Instance, SuiteItem
+from ragability_gen.core.specs import Spec, load_prompts, load_suite_spec
+from ragability_gen.errors import SpecError
 
 OUTCOME_RULES = """\
 Task q (answer the query), for the contexts of the variant:

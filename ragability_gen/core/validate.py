@@ -7,14 +7,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from . import schemas
-from .checkfuncs import CHECKS
-from .compile import Suite, prompts_path_for
-from .convert import read_instances, sniff_converter_spec
-from .errors import RagabilityGenError, SchemaError
-from .fileio import load_data, read_records
-from .llmconfig import load_llm_config
-from .specs import Spec, load_converter_spec, load_prompts
+from ragability_gen.checkfuncs import CHECKS
+from ragability_gen.compile.core import Suite, prompts_path_for
+from ragability_gen.convert.core import read_instances, sniff_converter_spec
+from ragability_gen.core import schemas
+from ragability_gen.core.fileio import load_data, read_records
+from ragability_gen.core.specs import Spec, load_converter_spec, load_prompts
+from ragability_gen.errors import RagabilityGenError, SchemaError
+from ragability_gen.llm.config import load_llm_config
 
 FILE_KINDS = ("corpus", "instances", "suite", "prompts", "suite-spec", "converter-spec", "llm-config", "mapping",
               "generation-audit", "generation-rejects")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .checkfuncs import CheckParseError, _show, register_check
+from ragability_gen.checkfuncs.basic import CheckParseError, _show, register_check
 
 VERDICTS = ("correct", "partially correct", "incorrect")
 

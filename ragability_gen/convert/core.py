@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import schemas
-from .errors import InputError
-from .fileio import read_records, write_records
-from .model import ANNOTATIONS, REASONING_TYPES, Answer, Context, Instance, Provenance
-from .resources import data_dir
-from .schemas import Validator
-from .specs import Spec, load_converter_spec
-from .table import read_table, write_table
+from ragability_gen.core import schemas
+from ragability_gen.core.fileio import read_records, write_records
+from ragability_gen.core.model import ANNOTATIONS, REASONING_TYPES, Answer, Context, Instance, Provenance
+from ragability_gen.core.resources import data_dir
+from ragability_gen.core.schemas import Validator
+from ragability_gen.core.specs import Spec, load_converter_spec
+from ragability_gen.core.table import read_table, write_table
+from ragability_gen.errors import InputError
 
 
 @dataclass

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .llm import LLM, Completion, Message, complete_json, read_json_reply
-from .model import Answer
-from .textrules import NO_FACT_ANSWERS, RuleVerdict, checkable, normalise, rule_checks
+from ragability_gen.core.model import Answer
+from ragability_gen.generate.textrules import NO_FACT_ANSWERS, RuleVerdict, checkable, normalise, rule_checks
+from ragability_gen.llm.client import LLM, Completion, Message, complete_json, read_json_reply
 
 CANDIDATE_SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import InputError
-from .fileio import atomic_output, read_text
+from ragability_gen.core.fileio import atomic_output, read_text
+from ragability_gen.errors import InputError
 
 
 @dataclass

@@ -6,7 +6,7 @@ decided by a Python function (``responder``) that sees each request body and ret
 text, an HTTP error status with headers (429 with Retry-After), a delay (latency, timeouts) or a raw body
 (malformed JSON). Every request is recorded, headers included, so tests can count and inspect them.
 
-Run ``python -m ragability_gen.testing --latency 0.1`` to serve a canned responder from a separate
+Run ``python -m ragability_gen.llm.testing --latency 0.1`` to serve a canned responder from a separate
 process (benchmarks use this so server and client do not share one interpreter).
 """
 

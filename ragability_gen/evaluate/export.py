@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
-from .fileio import RecordSource
-from .table import write_table
+from ragability_gen.core.fileio import RecordSource
+from ragability_gen.core.table import write_table
+from ragability_gen.errors import InputError
 
 KEEP = ("qid", "check.cid")
 ITEM_ORDER = ("qid", "llm", "pid", "tags", "query", "facts", "pids", "response", "error", "cost")

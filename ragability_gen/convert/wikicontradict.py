@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .convert import ConvertSummary, register_converter
-from .errors import InputError, SpecError
-from .fileio import read_records
-from .model import Answer, Context, Instance, Provenance
-from .specs import Spec
-from .table import read_table
+from ragability_gen.convert.core import ConvertSummary, register_converter
+from ragability_gen.core.fileio import read_records
+from ragability_gen.core.model import Answer, Context, Instance, Provenance
+from ragability_gen.core.specs import Spec
+from ragability_gen.core.table import read_table
+from ragability_gen.errors import InputError, SpecError
 
 OPTIONS: dict[str, tuple[str, ...]] = {
     "conflict": ("explicit", "implicit"),

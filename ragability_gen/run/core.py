@@ -24,14 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import schemas
-from .checkfuncs import CHECKS, CheckParseError
-from .compile import prompts_path_for
-from .errors import InputError, LLMError, LLMSetupError, SchemaError, SpecError
-from .fileio import RecordSource, write_records
-from .llm import LLM, Message, connected
-from .specs import load_prompts
-from .validate import check_problems
+from ragability_gen.checkfuncs import CHECKS, CheckParseError
+from ragability_gen.compile.core import prompts_path_for
+from ragability_gen.core import schemas
+from ragability_gen.core.fileio import RecordSource, write_records
+from ragability_gen.core.specs import load_prompts
+from ragability_gen.core.validate import check_problems
+from ragability_gen.errors import InputError, LLMError, LLMSetupError, SchemaError, SpecError
+from ragability_gen.llm.client import LLM, Message, connected
 
 Key = tuple[str, str, str]  # qid, pid, llm
 Progress = Callable[["RunSummary"], None]

@@ -24,7 +24,7 @@ from typing import IO, Any
 
 import hjson
 
-from .errors import InputError
+from ragability_gen.errors import InputError
 
 FORMATS = ("hjson", "json", "jsonl")
 

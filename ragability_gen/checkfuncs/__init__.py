@@ -1,0 +1,10 @@
+"""Check functions: the registry that suite files name in a check's ``func``.
+
+The built-in functions (python-ragability's names) and the WikiContradict judge register here, by
+importing their modules; other packages add theirs with :func:`register_check`.
+"""
+
+from ragability_gen.checkfuncs import judge  # noqa: E402, F401, I001  (registers wc_judge)
+from ragability_gen.checkfuncs.basic import CHECKS, CheckFunc, CheckParseError, register_check
+
+__all__ = ["CHECKS", "CheckFunc", "CheckParseError", "register_check"]
