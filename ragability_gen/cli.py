@@ -10,9 +10,8 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from ragability_gen.compile.core import compile_suite
-from ragability_gen.convert.core import read_instances, write_corpus
-from ragability_gen.core.fileio import FORMATS, format_for
+from ragability_gen.convert.files import convert_file
+from ragability_gen.core.fileio import FORMATS
 from ragability_gen.core.validate import FILE_KINDS, validate_file
 from ragability_gen.errors import RagabilityGenError
 from ragability_gen.evaluate import check_report_dir, evaluate_checked, summary_lines, write_report
@@ -44,8 +43,8 @@ def _fail(e: RagabilityGenError | OSError) -> Problems:
 
 _corpus_output = click.option(
     "-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
-    help="Corpus to write: a .jsonl path gets canonical instances, any other path a TSV in the Ragability v0.4 "
-         "columns.")
+    help="Corpus to write: a .jsonl path gets canonical instances, any other path a table in INPUT's own "
+         "columns (the Ragability v0.4 columns when INPUT is not a table).")
 
 
 class _Bar:
@@ -121,7 +120,15 @@ def main() -> None:
                    "(default: recognised from INPUT, else ragability-v0.4).")
 @click.option("--to-corpus", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the instances as a corpus instead of compiling a suite: a .jsonl path gets "
-                   "canonical instances, any other path a TSV in the Ragability v0.4 columns.")
+                   "canonical instances, any other path a table in the columns of --out-converter, else of "
+                   "INPUT's own table spec, else the Ragability v0.4 columns.")
+@click.option("--out-converter", metavar="NAME|PATH",
+              help="Table converter spec whose columns the --to-corpus table is written in "
+                   "(default: INPUT's, when a table spec, else ragability-v0.4).")
+@click.option("--drop-unmapped", is_flag=True,
+              help="With --to-corpus: write the table even when fields of the instances have no column in "
+                   "its spec (e.g. WikiContradict's title and url in the Ragability columns), and list them; "
+                   "by default that is refused.")
 @click.option("--conflict", type=click.Choice(["explicit", "implicit"]),
               help="Keep only explicit or only implicit contradictions (WikiContradict input).")
 @click.option("--different-passages-only", is_flag=True,
@@ -129,28 +136,17 @@ def main() -> None:
                    "(WikiContradict input).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the summary.")
 def convert(input_file: Path, output: Path | None, suite: str | None, prompts_out: Path | None, fmt: str | None,
-            converter: str | None, to_corpus: Path | None, conflict: str | None,
-            different_passages_only: bool, quiet: bool) -> None:
+            converter: str | None, to_corpus: Path | None, out_converter: str | None, drop_unmapped: bool,
+            conflict: str | None, different_passages_only: bool, quiet: bool) -> None:
     """Convert a corpus INPUT (e.g. v0d4.tsv) into a test suite (v0d4.hjson) and its prompt file."""
-    options = {"conflict": conflict, "passages": "different" if different_passages_only else None}
     try:
-        instances, conv_summary = read_instances(
-            input_file, converter, **{k: v for k, v in options.items() if v is not None})
-        lines = conv_summary.lines()
-        if to_corpus:
-            n = write_corpus(instances, to_corpus)
-            lines.append(f"wrote {n} rows to {to_corpus}")
-        else:
-            fmt = fmt or (format_for(output) if output else "hjson")
-            out = output or Path(input_file.stem + "." + fmt)
-            suite = suite or conv_summary.default_suite or "ragability"
-            summary, prompts_path = compile_suite(instances, out, suite, fmt, prompts_out)
-            lines += summary.lines()
-            lines.append(f"wrote {summary.items} items to {out} and prompts to {prompts_path}")
+        result = convert_file(input_file, output, suite=suite, prompts=prompts_out, fmt=fmt, converter=converter,
+                              to_corpus=to_corpus, out_converter=out_converter, drop_unmapped=drop_unmapped,
+                              conflict=conflict, passages="different" if different_passages_only else None)
     except (RagabilityGenError, OSError) as e:
         raise _fail(e) from None
     if not quiet:
-        for line in lines:
+        for line in result.lines():
             click.echo(line, err=True)
 
 

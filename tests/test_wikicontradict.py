@@ -227,15 +227,31 @@ def test_bad_rows_can_be_excluded_and_counted() -> None:
 
 def test_cli_filters(cli, tmp_path: Path) -> None:
     copy("rag_qa_sample.csv", tmp_path, "wc.csv")
-    result = cli("convert", "wc.csv", "--conflict", "implicit", "--different-passages-only", "--to-corpus", "c.tsv")
+    result = cli("convert", "wc.csv", "--conflict", "implicit", "--different-passages-only", "--to-corpus", "c.tsv",
+                 "--drop-unmapped")
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [
         "wc.csv: read 25 records with converter 'wikicontradict', kept 7 instances",
         "  excluded 3: filter: different passages only",
         "  excluded 15: filter: implicit conflicts only",
         "  warning: " + GUESSED.format(n=7),
+        "  dropped (no column in converter spec 'ragability-v0.4'): column 'contradictType', column 'samepassage', "
+        "column 'WikipediaArticleTitle', column 'url', tags",
         "wrote 7 rows to c.tsv",
     ]
+
+
+def test_a_corpus_table_that_would_drop_fields_is_refused(cli, tmp_path: Path) -> None:
+    copy("rag_qa_sample.csv", tmp_path, "wc.csv")
+    result = cli("convert", "wc.csv", "--to-corpus", "c.tsv")
+    assert result.exit_code == 1
+    assert result.stderr == "".join(
+        f"error: wc.csv: line 2: {what} has no column in converter spec 'ragability-v0.4' and would be dropped "
+        "(write a .jsonl corpus, or name an output spec that maps it)\n"
+        for what in ("column 'contradictType'", "column 'samepassage'", "column 'WikipediaArticleTitle'",
+                     "column 'url'", "tags"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["wc.csv"]
+    assert cli("convert", "wc.csv", "--to-corpus", "c.jsonl", "-q").exit_code == 0
 
 
 # --------------------------------------------------------------------------- bad input, via the CLI
@@ -421,7 +437,7 @@ def test_converter_specs_validate() -> None:
 
 def test_round_trip_through_the_ragability_corpus(cli, tmp_path: Path) -> None:
     copy("rag_qa_sample.csv", tmp_path, "wc.csv")
-    assert cli("convert", "wc.csv", "--to-corpus", "corpus.tsv", "-q").exit_code == 0
+    assert cli("convert", "wc.csv", "--to-corpus", "corpus.tsv", "--drop-unmapped", "-q").exit_code == 0
     with open(tmp_path / "corpus.tsv", encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh, delimiter="\t"))
     assert len(rows) == 20

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from ragability_gen.core.resources import data_dir
 from ragability_gen.core.schemas import Validator
 from ragability_gen.core.specs import Spec, load_converter_spec
 from ragability_gen.core.table import read_table, write_table
-from ragability_gen.errors import InputError
+from ragability_gen.errors import InputError, SpecError
 
 
 @dataclass
@@ -37,6 +37,8 @@ class ConvertSummary:
     excluded: Counter[str] = field(default_factory=Counter)
     merged: int = 0
     warnings: list[str] = field(default_factory=list)
+    spec: Spec | None = field(default=None, repr=False)
+    """The converter spec read with; writers write the corpus back in its columns."""
 
     def lines(self) -> list[str]:
         out = [f"{self.source}: read {self.records_read} records with converter {self.converter!r}, "
@@ -143,6 +145,7 @@ def read_instances(path: str | Path, spec: str | Path | Spec | None = None,
     if problems:
         raise InputError(problems)
     instances, summary = func(src, loaded, options)
+    summary.spec = loaded
     default = loaded.get("default_suite")
     if default:
         shipped = "/" not in default and not default.endswith(".hjson")
@@ -205,54 +208,76 @@ def convert_table(path: Path, spec: Spec, options: dict[str, Any]) -> tuple[list
     """One instance per table row; see converters/ragability-v0.4.hjson for the mapping."""
     name = str(path)
     table = read_table(path, "\t" if spec["format"] == "tsv" else ",")
+    extra = _check_header(name, table.header, spec)
+    rows = _RowReader(name, table.header, spec, extra)
+    instances = [inst for line, cells in table.rows if (inst := rows.read(line, cells)) is not None]
+    if rows.problems:
+        raise InputError(rows.problems)
+    summary = ConvertSummary(name, spec.name, records_read=len(table.rows))
+    _number_shared_ids(instances, summary, spec["id_column"])
+    summary.instances = len(instances)
+    return instances, summary
+
+
+def _check_header(name: str, header: list[str], spec: Spec) -> list[str]:
+    """The columns the spec does not map; raises when a mapped one is missing or extra ones are errors."""
     known = table_columns(spec)
-    policy = spec.get("extra_columns", "error")
-    problems = [f"{name}: line 1: missing column {c!r}" for c in known if c not in table.header]
-    extra = [c for c in table.header if c not in known]
-    if policy == "error":
-        problems += [f"{name}: line 1, column {table.header.index(c) + 1}: unknown column {c!r} "
+    problems = [f"{name}: line 1: missing column {c!r}" for c in known if c not in header]
+    extra = [c for c in header if c not in known]
+    if spec.get("extra_columns", "error") == "error":
+        problems += [f"{name}: line 1, column {header.index(c) + 1}: unknown column {c!r} "
                      f"(the converter spec {spec.name!r} does not map it)" for c in extra]
     if problems:
         raise InputError(problems)
+    return extra
 
-    validator = Validator(row_schema(spec))
-    summary = ConvertSummary(name, spec.name, records_read=len(table.rows))
-    seen: dict[tuple[str, str], int] = {}
+
+class _RowReader:
+    """Validates rows one by one and turns the good ones into instances, collecting every problem."""
+
+    def __init__(self, name: str, header: list[str], spec: Spec, extra: list[str]):
+        self.name, self.header, self.spec, self.extra = name, header, spec, extra
+        self.validator = Validator(row_schema(spec))
+        self.seen: dict[tuple[str, str], int] = {}
+        self.problems: list[str] = []
+
+    def read(self, line: int, cells: list[str]) -> Instance | None:
+        """The row's instance, or None (with the problems recorded) when the row is bad or a duplicate."""
+        header, spec = self.header, self.spec
+        row = dict(zip(header, cells, strict=True))
+        if not self.validator.is_valid(row):
+            found = self.validator.problems(row)
+            found.sort(key=lambda pm: header.index(pm[0]) if pm[0] in header else len(header))
+            self.problems += [f"{self.name}: line {line}, column {_col(header, p)}: {m}" for p, m in found]
+            return None
+        id_col, q_col = spec["id_column"], spec["query_column"]
+        key = (row[id_col].strip(), row[q_col].strip())
+        if key in self.seen:
+            self.problems.append(f"{self.name}: line {line}, column {_col(header, q_col)}: duplicate "
+                                 f"({id_col}, {q_col}) pair, first on line {self.seen[key]}")
+            return None
+        self.seen[key] = line
+        policy = spec.get("extra_columns", "error")
+        return _row_instance(row, spec, policy, self.extra, Provenance(self.name, line, spec.name, spec))
+
+
+def _number_shared_ids(instances: list[Instance], summary: ConvertSummary, id_col: str) -> None:
+    """Number the rows sharing a contradiction id (``variation``); warn when their contexts differ."""
     variations: Counter[str] = Counter()
     first_contexts: dict[str, tuple[int, dict[str, str]]] = {}
-    instances: list[Instance] = []
-    header = table.header
-    id_col, q_col = spec["id_column"], spec["query_column"]
-    for line, cells in table.rows:
-        row = dict(zip(header, cells, strict=True))
-        if not validator.is_valid(row):
-            found = validator.problems(row)
-            found.sort(key=lambda pm: header.index(pm[0]) if pm[0] in header else len(header))
-            problems += [f"{name}: line {line}, column {_col(header, p)}: {m}" for p, m in found]
-            continue
-        key = (row[id_col].strip(), row[q_col].strip())
-        if key in seen:
-            problems.append(f"{name}: line {line}, column {_col(header, q_col)}: duplicate "
-                            f"({id_col}, {q_col}) pair, first on line {seen[key]}")
-            continue
-        seen[key] = line
-        inst = _row_instance(row, spec, policy, extra, Provenance(name, line, spec.name))
+    for inst in instances:
+        line = inst.provenance.line if inst.provenance else 0
         variations[inst.id] += 1
         inst.variation = variations[inst.id]
         texts = {cid: c.text for cid, c in inst.contexts.items()}
-        if inst.id in first_contexts:
-            summary.merged += 1
-            first_line, first = first_contexts[inst.id]
-            if first != texts:
-                summary.warnings.append(f"{name}: line {line}: {id_col} {inst.id} has other contexts "
-                                        f"than on line {first_line}")
-        else:
+        if inst.id not in first_contexts:
             first_contexts[inst.id] = (line, texts)
-        instances.append(inst)
-    if problems:
-        raise InputError(problems)
-    summary.instances = len(instances)
-    return instances, summary
+            continue
+        summary.merged += 1
+        first_line, first = first_contexts[inst.id]
+        if first != texts:
+            summary.warnings.append(f"{summary.source}: line {line}: {id_col} {inst.id} has other contexts "
+                                    f"than on line {first_line}")
 
 
 def _col(header: list[str], path: str) -> str:
@@ -321,19 +346,100 @@ def instance_row(inst: Instance, spec: Spec) -> dict[str, str]:
     return row
 
 
-def write_corpus(instances: Iterable[Instance], path: str | Path,
-                 spec: str | Path | Spec = DEFAULT_CONVERTER_SPEC) -> int:
+def corpus_spec(instances: Sequence[Instance], spec: str | Path | Spec | None = None) -> Spec:
+    """The table spec a corpus of ``instances`` is written in.
+
+    The one named; else the spec the instances were read with, when it is a table spec (so a corpus
+    keeps its columns through substitute and generate); else the Ragability v0.4 spec.
+
+    Raises:
+        SpecError: the named spec is not a table spec.
+    """
+    if spec is not None:
+        loaded = spec if isinstance(spec, Spec) else load_converter_spec(spec)
+        if loaded["converter"] != "table":
+            raise SpecError(f"{loaded.path}: field converter: a corpus table needs a table converter spec, "
+                            f"not {loaded['converter']!r}")
+        return loaded
+    source = instances[0].provenance.spec if instances and instances[0].provenance else None
+    if source is not None and source["converter"] == "table":
+        return source
+    return load_converter_spec(DEFAULT_CONVERTER_SPEC)
+
+
+def unmapped_fields(instances: Iterable[Instance], spec: Spec) -> dict[str, Instance]:
+    """The instance fields a table in ``spec``'s columns cannot hold, each with the first instance that has one.
+
+    Keys name the field as a user knows it: ``column 'origin'`` for metadata and source ids (which
+    came from columns), ``context 'b'``, ``answer 'r'``, ``tags``, ``reasoning``, or
+    ``annotation of context '3'`` when the spec gives that context a fixed or borrowed annotation
+    that differs.
+    """
+    cols = set(table_columns(spec))
+    extra_ok = spec.get("extra_columns", "error") == "metadata"
+    decls = {c["id"]: c for c in spec["contexts"]}
+    answers = {a["id"] for a in spec["answers"]}
+    found: dict[str, Instance] = {}
+    for inst in instances:
+        lost = [f"column {k!r}" for k in inst.metadata if k not in cols and not extra_ok]
+        lost += [f"column {k!r}" for k in inst.source_ids if k not in cols]
+        lost += [f"context {cid!r}" for cid in inst.contexts if cid not in decls]
+        lost += [f"answer {aid!r}" for aid in inst.answers if aid not in answers]
+        if inst.tags:
+            lost.append("tags")
+        if inst.reasoning and not spec.get("reasoning_column"):
+            lost.append("reasoning")
+        lost += [f"annotation of context {cid!r}" for cid, ctx in inst.contexts.items()
+                 if cid in decls and ctx.annotation != _read_back_annotation(inst, decls[cid], decls)]
+        for what in lost:
+            found.setdefault(what, inst)
+    return found
+
+
+def _read_back_annotation(inst: Instance, decl: dict[str, Any], decls: dict[str, dict[str, Any]]) -> str | None:
+    """The annotation a context gets when its row is read back under the spec declaring it as ``decl``."""
+    if "annotation_column" in decl:
+        return inst.contexts[decl["id"]].annotation
+    if "annotation_from" in decl:
+        source = decls[decl["annotation_from"]]
+        if source["id"] not in inst.contexts:  # nothing to borrow from: the row cannot say, so keep it
+            return inst.contexts[decl["id"]].annotation
+        return _read_back_annotation(inst, source, decls)
+    return decl.get("annotation")
+
+
+def _where(inst: Instance) -> str:
+    p = inst.provenance
+    return f"{p.source}: line {p.line}" if p else f"instance {inst.id}"
+
+
+def write_corpus(instances: Iterable[Instance], path: str | Path, spec: str | Path | Spec | None = None,
+                 *, drop_unmapped: bool = False) -> int:
     """Write instances as a corpus; return the number written.
 
     A ``.jsonl`` path gets one canonical instance per line (lossless); any other path gets a table
-    in the columns of the table converter ``spec`` (the Ragability v0.4 TSV by default).
+    in the columns of :func:`corpus_spec` (the spec named, else the one the instances came from,
+    else Ragability v0.4). Columns the spec does not map but keeps as metadata (``extra_columns:
+    metadata``) are written after its own, so they survive too.
+
+    Raises:
+        InputError: a field of the instances has no column in the spec (one line per field, naming
+            the first instance with it), unless ``drop_unmapped``; nothing is written then.
     """
     if str(path).lower().endswith(".jsonl"):
         return write_records((i.to_dict() for i in instances), path, "jsonl")
-    loaded = spec if isinstance(spec, Spec) else load_converter_spec(spec)
+    items = list(instances)
+    loaded = corpus_spec(items, spec)
+    lost = unmapped_fields(items, loaded)
+    if lost and not drop_unmapped:
+        raise InputError([f"{_where(inst)}: {what} has no column in converter spec {loaded.name!r} and would "
+                          f"be dropped (write a .jsonl corpus, or name an output spec that maps it)"
+                          for what, inst in lost.items()])
     cols = table_columns(loaded)
+    if loaded.get("extra_columns", "error") == "metadata":
+        cols += [k for k in dict.fromkeys(k for i in items for k in i.metadata) if k not in cols]
     delim = "\t" if loaded["format"] == "tsv" else ","
-    rows = ([instance_row(i, loaded).get(c, "") for c in cols] for i in instances)
+    rows = ([instance_row(i, loaded).get(c, "") for c in cols] for i in items)
     return write_table(path, cols, rows, delim)
 
 

@@ -268,7 +268,7 @@ def build_instances(questions: list[Question], spec: Spec, options: dict[str, An
         reasoning, type_tags, was_guessed = derived
         guessed += was_guessed
         inst = _instance(q, cid, variations[cid], entry, reasoning, type_tags, was_guessed, m, spec,
-                         Provenance(summary.source, q.line, spec.name))
+                         Provenance(summary.source, q.line, spec.name, spec))
         instances.append(inst)
     if problems:
         raise InputError(problems)

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 if sys.version_info >= (3, 11):
     from typing import NotRequired
 else:  # pragma: no cover
     from typing_extensions import NotRequired
+
+if TYPE_CHECKING:
+    from ragability_gen.core.specs import Spec
 
 ANNOTATIONS = ("qeu", "qea", "qiu", "qia", "qn")
 """How a context relates to the query: explicit/implicit x unequivocal/ambiguous, or no information."""
@@ -59,11 +62,16 @@ class Answer:
 
 @dataclass(frozen=True)
 class Provenance:
-    """Where an instance came from: the source file, its first line or row, and the converter."""
+    """Where an instance came from: the source file, its first line or row, and the converter.
+
+    ``spec`` is the loaded converter spec itself (never saved in files): it travels with the instance
+    through substitution and generation, so a corpus is written back in the columns it came from.
+    """
 
     source: str
     line: int
     converter: str
+    spec: Spec | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass

@@ -406,7 +406,7 @@ def generate_file(input_path: str | Path, output: str | Path, llm: str, *, verif
 
     Args:
         input_path: Any corpus ``read_instances`` reads.
-        output: The corpus to write: ``.jsonl`` gets canonical instances, any other name a Ragability TSV.
+        output: The corpus to write: ``.jsonl`` gets canonical instances, any other name a table in the input's columns.
         llm: The writer model (a config alias or ``provider/model``), or ``rules`` for the offline writer.
         verifier: The model for the model checks; default the writer model (none for ``rules``); ``none``
             for rule checks only.

@@ -37,7 +37,7 @@ def substitute_file(input_path: str | Path, output: str | Path, mapping: str | P
                     ) -> tuple[ConvertSummary, SubstituteSummary, Path]:
     """Read any corpus, substitute every instance, write the corpus and the audit file together.
 
-    OUTPUT ending in ``.jsonl`` gets canonical instances, any other suffix a Ragability TSV. The
+    OUTPUT ending in ``.jsonl`` gets canonical instances, any other suffix a table in INPUT's columns. The
     audit file (JSON Lines, one record per input instance) goes to ``mapping`` or beside OUTPUT.
     Either both files are written or neither.
 

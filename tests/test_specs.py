@@ -1,0 +1,160 @@
+"""Specs all the way through: a team corpus keeps its own columns through every stage that writes one."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragability_gen import read_instances, write_corpus
+from ragability_gen.convert.core import corpus_spec
+from ragability_gen.core.resources import data_dir
+from ragability_gen.core.table import write_table
+from ragability_gen.errors import InputError, SpecError
+
+TEAM_SPEC = """\
+# A domain team's sheet: every column renamed, the source id in 'origin', one unmapped 'owner' column.
+{
+  name: team
+  converter: table
+  format: tsv
+  id_column: case
+  query_column: question
+  contexts: [
+    {id: "1", column: "doc_main", annotation_column: "rel_main", answer: "1"}
+    {id: "2", column: "doc_other", annotation_column: "rel_other", answer: "2", contradicts: ["1"]}
+    {id: "3", column: "doc_agree", required: false, annotation_from: "1", answer: "1", agrees: ["1"],
+     contradicts: ["2"]}
+    {id: "4", column: "doc_background", required: false, annotation: "qn"}
+  ]
+  answers: [
+    {id: "1", short: "ans_main", long: "ans_main_long"}
+    {id: "2", short: "ans_other", long: "ans_other_long"}
+  ]
+  reasoning_column: kind
+  source_id_columns: ["origin"]
+  metadata_columns: ["origin"]
+  extra_columns: metadata
+}
+"""
+RENAMED = {
+    "contradiction_ID": "case", "WikiContradict_ID": "origin", "reasoning_required_c1c2": "kind",
+    "c1xq": "rel_main", "c2xq": "rel_other", "context_1": "doc_main", "context_2": "doc_other",
+    "context_3_nc1_c2": "doc_agree", "context_4_nc1_nc2_nc3": "doc_background", "query_text": "question",
+    "answer_context1": "ans_main", "answer_context1_long": "ans_main_long", "answer_context2": "ans_other",
+    "answer_context2_long": "ans_other_long",
+}
+COLUMNS = [*RENAMED.values(), "owner"]
+KEPT = ["case", "origin", "kind", "rel_main", "rel_other", "owner"]
+"""Cells no stage rewrites (substitute rewrites texts, generate fills empty contexts)."""
+
+
+def rows_of(path: Path) -> tuple[list[str], list[dict[str, str]]]:
+    with open(path, encoding="utf-8", newline="") as fh:
+        reader = csv.DictReader(fh, delimiter="\t")
+        return list(reader.fieldnames or []), list(reader)
+
+
+@pytest.fixture
+def team(tmp_path: Path) -> tuple[Path, Path]:
+    """The demo corpus as a team sheet (renamed columns, an owner per row) and the team's converter spec."""
+    spec = tmp_path / "team.hjson"
+    spec.write_text(TEAM_SPEC, encoding="utf-8")
+    _, demo = rows_of(data_dir("corpora") / "demo.tsv")
+    rows = []
+    for n, r in enumerate(demo):
+        cells = {RENAMED[k]: v for k, v in r.items()}
+        cells["origin"] = f"sheet-{n}"
+        cells["owner"] = "finance" if n % 2 else "legal"
+        rows.append([cells[c] for c in COLUMNS])
+    sheet = tmp_path / "team.tsv"
+    write_table(sheet, COLUMNS, rows)
+    return sheet, spec
+
+
+def test_convert_to_corpus_writes_the_team_columns_back_byte_for_byte(cli: Any, team: tuple[Path, Path],
+                                                                      tmp_path: Path) -> None:
+    sheet, spec = team
+    result = cli("convert", sheet, "--converter", spec, "--to-corpus", "back.tsv")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[-1] == "wrote 24 rows to back.tsv"
+    assert (tmp_path / "back.tsv").read_bytes() == sheet.read_bytes()
+
+
+def test_substitute_keeps_every_team_column(cli: Any, team: tuple[Path, Path], tmp_path: Path) -> None:
+    sheet, spec = team
+    result = cli("substitute", sheet, "--converter", spec, "-o", "novel.tsv", "-q")
+    assert result.exit_code == 0, result.output
+    header, rows = rows_of(tmp_path / "novel.tsv")
+    _, before = rows_of(sheet)
+    assert header == COLUMNS
+    assert [{k: r[k] for k in KEPT} for r in rows] == [{k: r[k] for k in KEPT} for r in before]
+    assert all(r[c].strip() for r in rows for c in ("doc_main", "doc_other", "question", "ans_main"))
+    assert [r["doc_main"] for r in rows] != [r["doc_main"] for r in before]  # substituted, in the team's column
+    again, summary = read_instances(tmp_path / "novel.tsv", spec)
+    assert len(again) == 24 and summary.warnings == []
+
+
+def test_generate_with_rules_keeps_every_team_column(cli: Any, team: tuple[Path, Path], tmp_path: Path) -> None:
+    sheet, spec = team
+    result = cli("generate", sheet, "--converter", spec, "-o", "filled.tsv", "--llm", "rules", "-q")
+    assert result.exit_code == 0, result.output
+    header, rows = rows_of(tmp_path / "filled.tsv")
+    _, before = rows_of(sheet)
+    assert header == COLUMNS
+    empty = [(n, c) for n, r in enumerate(before) for c in ("doc_agree", "doc_background") if not r[c]]
+    assert len(empty) == 4
+    for n, (old, new) in enumerate(zip(before, rows, strict=True)):
+        for c in COLUMNS:
+            if (n, c) in empty:
+                assert new[c].strip(), (n, c)  # filled by the rules writer, in the team's column
+            else:
+                assert new[c] == old[c], (n, c)
+
+
+def test_jsonl_corpus_of_a_team_sheet_needs_the_team_spec_to_become_a_table(
+        cli: Any, team: tuple[Path, Path], tmp_path: Path) -> None:
+    sheet, spec = team
+    assert cli("convert", sheet, "--converter", spec, "--to-corpus", "team.jsonl", "-q").exit_code == 0
+    result = cli("convert", "team.jsonl", "--to-corpus", "v04.tsv")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"error: {sheet}: line 2: column {c!r} has no column in converter spec 'ragability-v0.4' and would be "
+        "dropped (write a .jsonl corpus, or name an output spec that maps it)" for c in ("origin", "owner")]
+    result = cli("convert", "team.jsonl", "--to-corpus", "back.tsv", "--out-converter", spec)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "back.tsv").read_bytes() == sheet.read_bytes()
+
+
+def test_named_output_spec_and_dropping(cli: Any, team: tuple[Path, Path], tmp_path: Path) -> None:
+    sheet, spec = team
+    result = cli("convert", sheet, "--converter", spec, "--to-corpus", "v04.tsv", "--out-converter",
+                 "ragability-v0.4", "--drop-unmapped")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[-2:] == [
+        "  dropped (no column in converter spec 'ragability-v0.4'): column 'origin', column 'owner'",
+        "wrote 24 rows to v04.tsv"]
+    header, rows = rows_of(tmp_path / "v04.tsv")
+    assert header[:2] == ["contradiction_ID", "WikiContradict_ID"] and {r["WikiContradict_ID"] for r in rows} == {""}
+    result = cli("convert", sheet, "--converter", spec, "--to-corpus", "x.tsv", "--out-converter", "instances")
+    assert result.exit_code == 1
+    assert result.stderr == (f"error: {data_dir('converters') / 'instances.hjson'}: field converter: a corpus "
+                             "table needs a table converter spec, not 'instances'\n")
+
+
+def test_the_library_carries_the_spec_on_the_instances_and_the_summary(team: tuple[Path, Path],
+                                                                        tmp_path: Path) -> None:
+    sheet, spec = team
+    instances, summary = read_instances(sheet, spec)
+    assert summary.spec is not None and summary.spec.name == "team"
+    assert corpus_spec(instances).name == "team"
+    assert instances[0].provenance is not None and instances[0].provenance.spec is summary.spec
+    write_corpus(instances, tmp_path / "again.tsv")
+    assert (tmp_path / "again.tsv").read_bytes() == sheet.read_bytes()
+    with pytest.raises(InputError) as err:
+        write_corpus(instances, tmp_path / "v04.tsv", "ragability-v0.4")
+    assert len(err.value.problems) == 2 and not (tmp_path / "v04.tsv").exists()
+    with pytest.raises(SpecError):
+        corpus_spec(instances, "wikicontradict")
