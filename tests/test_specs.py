@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import edited_suite_spec
 
 from ragability_gen import read_instances, write_corpus
 from ragability_gen.convert.core import corpus_spec
@@ -158,3 +160,38 @@ def test_the_library_carries_the_spec_on_the_instances_and_the_summary(team: tup
     assert len(err.value.problems) == 2 and not (tmp_path / "v04.tsv").exists()
     with pytest.raises(SpecError):
         corpus_spec(instances, "wikicontradict")
+
+
+# --------------------------------------------------------------------------- metric kinds against check kinds
+
+def test_a_metric_whose_kind_does_not_fit_its_checks_is_refused_by_compile_and_validate(
+        cli: Any, demo_tsv: Path, tmp_path: Path) -> None:
+    spec = edited_suite_spec(tmp_path, lambda text: text.replace(
+        'correct_answer_answerable: {kind: "binary"', 'correct_answer_answerable: {kind: "score"'))
+    want = [f"error: {spec}: outcome answer, check answer_correct: field metrics: metric 'correct_answer_answerable' "
+            "is score but check function 'affirmative' gives binary results"]
+    result = cli("convert", demo_tsv, "--suite", spec, "-o", "s.hjson")
+    assert (result.exit_code, result.stderr.splitlines()) == (1, want)
+    assert not (tmp_path / "s.hjson").exists()
+    result = cli("validate", spec)
+    assert (result.exit_code, result.stderr.splitlines()) == (1, want)
+
+
+def test_validate_refuses_a_suite_file_mixing_kinds_in_one_metric(cli: Any, tmp_path: Path) -> None:
+    items = [
+        {"qid": "a", "query": "q", "pids": ["p"], "checks": [{"cid": "c", "func": "affirmative", "metrics": ["m"]}]},
+        {"qid": "b", "query": "q", "pids": ["p"], "checks": [
+            {"cid": "c", "func": "affirmative", "metrics": ["m"]},
+            {"cid": "d", "func": "wc_judge", "metrics": ["m", "judged"]}]},
+        {"qid": "c", "query": "q", "pids": ["p"], "checks": [{"cid": "d", "func": "wc_judge", "metrics": ["m"]}]},
+    ]
+    (tmp_path / "s.json").write_text(json.dumps(items), encoding="utf-8")
+    result = cli("validate", "s.json")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "error: s.json: item 2: field checks/1/metrics: metric 'm' is binary but check function 'wc_judge' gives "
+        "multiclass results (check function 'affirmative' gives it binary results)"]
+    items[1]["checks"][1]["metrics"] = ["judged"]
+    items[2]["checks"][0]["metrics"] = ["judged"]
+    (tmp_path / "s.json").write_text(json.dumps(items), encoding="utf-8")
+    assert cli("validate", "s.json").output == "s.json: valid suite (3 items)\n"

@@ -18,7 +18,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from ragability_gen.checkfuncs import CHECKS
+from ragability_gen.checkfuncs import CHECKS, CheckFunc
 from ragability_gen.core.fileio import atomic_output, beside, format_for, write_records
 from ragability_gen.core.model import Instance, SuiteItem
 from ragability_gen.core.specs import Spec, load_prompts, load_suite_spec
@@ -133,6 +133,9 @@ class Suite:
                     if m not in metrics:
                         problems.append(f"{where}: {owner}, check {c['cid']}: field metrics: "
                                         f"unknown metric {m!r}")
+                    elif c["func"] in CHECKS and (bad := metric_kind_problem(
+                            m, self.spec["metrics"][m]["kind"], CHECKS[c["func"]])) is not None:
+                        problems.append(f"{where}: {owner}, check {c['cid']}: field metrics: {bad}")
                 for key in ("query", "check_for"):
                     problems += [f"{where}: {owner}, check {c['cid']}: field {key}: {p}"
                                  for p in _template_problems(c.get(key, ""))]
@@ -206,6 +209,17 @@ class Suite:
             summary.per_variant.update(per_variant)
             summary.outcomes.update(per_outcome)
             summary.items += sum(per_variant.values())
+
+
+def metric_kind_problem(metric: str, kind: str, func: CheckFunc) -> str | None:
+    """Why a metric of ``kind`` cannot count the results of check function ``func``, or None.
+
+    A binary metric is a share of "1" results, a multiclass one a share per label, a score one a
+    mean: results of another kind would be miscounted (or refused by eval only after a paid run).
+    """
+    if func.kind == kind:
+        return None
+    return f"metric {metric!r} is {kind} but check function {func.name!r} gives {func.kind} results"
 
 
 def _fields(inst: Instance) -> dict[str, Any]:

@@ -7,8 +7,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ragability_gen.checkfuncs import CHECKS
-from ragability_gen.compile.core import Suite, prompts_path_for
+from ragability_gen.checkfuncs import CHECKS, CheckFunc
+from ragability_gen.compile.core import Suite, metric_kind_problem, prompts_path_for
 from ragability_gen.convert.core import read_instances, sniff_converter_spec
 from ragability_gen.core import schemas
 from ragability_gen.core.fileio import load_data, read_records
@@ -130,8 +130,32 @@ def check_problems(item: dict[str, Any], at: str) -> list[str]:
     return probs
 
 
+def metric_kind_problems(items: list[dict[str, Any]], where: str) -> list[str]:
+    """Metrics fed by check functions of different kinds (binary, multiclass, score), once per metric and function.
+
+    A suite file declares no metric kinds, so the first check function naming a metric sets its kind.
+    """
+    first: dict[str, CheckFunc] = {}
+    probs: list[str] = []
+    told: set[tuple[str, str]] = set()
+    for i, it in enumerate(items, 1):
+        for j, c in enumerate(it.get("checks") or [] if isinstance(it, dict) else []):
+            cf = CHECKS.get(c["func"]) if isinstance(c, dict) and isinstance(c.get("func"), str) else None
+            if cf is None or not isinstance(c.get("metrics"), list):
+                continue
+            for m in c["metrics"]:
+                if not isinstance(m, str) or (m, cf.name) in told:
+                    continue
+                seen = first.setdefault(m, cf)
+                if (bad := metric_kind_problem(m, seen.kind, cf)) is not None:
+                    told.add((m, cf.name))
+                    probs.append(f"{where}: item {i}: field checks/{j}/metrics: {bad} (check function "
+                                 f"{seen.name!r} gives it {seen.kind} results)")
+    return probs
+
+
 def suite_problems(items: list[dict[str, Any]], where: str) -> list[str]:
-    """Schema problems of every item, duplicate qids, unknown check functions, unknown pids."""
+    """Schema problems of every item, duplicate qids, unknown check functions, metric kinds, unknown pids."""
     probs = schemas.record_problems(items, "test-item", lambda i: f"{where}: item {i + 1}")
     qids = Counter(it.get("qid") for it in items)
     for i, it in enumerate(items, 1):
@@ -139,6 +163,7 @@ def suite_problems(items: list[dict[str, Any]], where: str) -> list[str]:
         if isinstance(q, str) and qids[q] > 1:
             probs.append(f"{where}: item {i}: field qid: duplicate qid {q!r}")
         probs += check_problems(it, f"{where}: item {i}")
+    probs += metric_kind_problems(items, where)
     prompts_file = prompts_path_for(where)
     if Path(prompts_file).is_file():
         pids = {p["pid"] for p in load_prompts(prompts_file)}
