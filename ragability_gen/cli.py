@@ -12,6 +12,7 @@ from tqdm import tqdm
 
 from ragability_gen.convert.files import convert_file
 from ragability_gen.core.fileio import FORMATS
+from ragability_gen.core.specs import explain_hjson_problem
 from ragability_gen.core.validate import FILE_KINDS, validate_file
 from ragability_gen.errors import RagabilityGenError
 from ragability_gen.evaluate import check_report_dir, evaluate_checked, summary_lines, write_report
@@ -38,7 +39,7 @@ class Problems(click.ClickException):
 def _fail(e: RagabilityGenError | OSError) -> Problems:
     if isinstance(e, OSError):
         return Problems([f"{e.filename or ''}: {e.strerror or e}".lstrip(": ")])
-    return Problems(e.problems)
+    return Problems([explain_hjson_problem(p) for p in e.problems])
 
 
 _corpus_output = click.option(

@@ -13,6 +13,7 @@ from conftest import edited_suite_spec
 from ragability_gen import read_instances, write_corpus
 from ragability_gen.convert.core import corpus_spec
 from ragability_gen.core.resources import data_dir
+from ragability_gen.core.specs import explain_hjson_problem, load_converter_spec
 from ragability_gen.core.table import write_table
 from ragability_gen.errors import InputError, SpecError
 
@@ -195,3 +196,48 @@ def test_validate_refuses_a_suite_file_mixing_kinds_in_one_metric(cli: Any, tmp_
     items[2]["checks"][0]["metrics"] = ["judged"]
     (tmp_path / "s.json").write_text(json.dumps(items), encoding="utf-8")
     assert cli("validate", "s.json").output == "s.json: valid suite (3 items)\n"
+
+
+# --------------------------------------------------------------------------- the hjson pitfall
+
+PITFALL = """\
+# A team spec with one unquoted string inside an inline object.
+{
+  name: team
+  converter: table
+  format: tsv
+  id_column: case
+  query_column: question
+  contexts: [
+    {id: "1", required: true, column: doc_main, annotation_column: "rel_main", answer: "1"}
+    {id: "2", column: "doc_other", annotation_column: "rel_other", answer: "2", contradicts: ["1"]}
+  ]
+  answers: [{id: "1", short: "a", long: "al"}, {id: "2", short: "b", long: "bl"}]
+}
+"""
+
+
+def test_the_unquoted_string_pitfall_is_explained_with_its_line_and_fix(cli: Any, demo_tsv: Path,
+                                                                       tmp_path: Path) -> None:
+    (tmp_path / "team.hjson").write_text(PITFALL, encoding="utf-8")
+    want = ("error: team.hjson: line 10, column 5: Found '{' where a key name was expected: the unquoted string "
+            'doc_main on line 9 runs to the end of that line in hjson and swallows the rest of its inline object; '
+            'quote it ("doc_main")\n')
+    for args in (["convert", demo_tsv, "--converter", "team.hjson"], ["validate", "team.hjson"],
+                 ["validate", "team.hjson", "--kind", "converter-spec"]):
+        result = cli(*args)
+        assert (result.exit_code, result.stderr) == (1, want), args
+    with pytest.raises(InputError) as err:
+        load_converter_spec(tmp_path / "team.hjson")
+    assert err.value.problems == [f"{tmp_path / 'team.hjson'}: {want[len('error: team.hjson: '):-1]}"]
+
+
+def test_the_pitfall_explanation_without_a_culprit_and_other_problems_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "s.hjson"
+    path.write_text('{\n  a: [\n    {b: "1"}\n    {c: "2"}\n  ]\n}\n', encoding="utf-8")
+    raw = (f"{path}: line 4, column 5: Found '{{' where a key name was expected (check your syntax or use quotes "
+           "if the key name includes {}[],: or whitespace)")
+    assert explain_hjson_problem(raw) == (
+        f"{path}: line 4, column 5: Found '{{' where a key name was expected: an unquoted string value runs to the "
+        "end of its line in hjson, so an inline object {...} before it never closed; quote its string values")
+    assert explain_hjson_problem(f"{path}: line 2, column 3: Expected ':'") == f"{path}: line 2, column 3: Expected ':'"

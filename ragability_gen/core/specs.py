@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 from ragability_gen.core import schemas
 from ragability_gen.core.fileio import load_data
 from ragability_gen.core.resources import resolve_spec
-from ragability_gen.errors import SpecError
+from ragability_gen.errors import InputError, SpecError
 
 
 @dataclass
@@ -30,9 +31,53 @@ class Spec:
         return self.data.get(key, default)
 
 
+_KEY_EXPECTED = re.compile(r"^(?P<where>.+?): line (?P<line>\d+), column \d+: Found '[{\[]' where a key name was "
+                           r"expected(?: \(check your syntax[^)]*\))?$")
+_LITERAL = re.compile(r"^(true|false|null|-?\d+(\.\d+)?([eE][-+]?\d+)?)$")
+_UNQUOTED = re.compile(r"[\w$-]+\s*:\s*(?P<value>[^\s\"'\[\]{},#][^,}\n]*?)\s*[,}]")
+
+
+def explain_hjson_problem(problem: str) -> str:
+    """The hjson error of an unquoted string inside an inline object, explained with its fix.
+
+    In hjson an unquoted string runs to the end of its line, so in ``{id: a, column: doc_main}`` the
+    value of ``id`` is ``a, column: doc_main}``; the object never closes, and the parser trips on the
+    next ``{`` with "Found '{' where a key name was expected", a line after the real mistake. This
+    names that earlier line, the value to quote and the fix. Other problems are returned unchanged.
+    """
+    m = _KEY_EXPECTED.match(problem)
+    if m is None:
+        return problem
+    where, line = m["where"], int(m["line"])
+    hint = "an unquoted string value runs to the end of its line in hjson, so an inline object {...} before it"
+    try:
+        lines = Path(where).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    for n in range(min(line - 1, len(lines)), 0, -1):
+        text = lines[n - 1].strip()
+        if not text or text.startswith(("#", "//")):
+            continue
+        found = next((f for f in _UNQUOTED.finditer(text) if not _LITERAL.match(f["value"])), None)
+        if found is not None:
+            value = found["value"]
+            return (f"{problem.split(' (check your syntax', 1)[0]}: the unquoted string {value} on line {n} runs to "
+                    f"the end of that line in hjson and swallows the rest of its inline object; quote it "
+                    f"(\"{value}\")")
+        break
+    return f"{problem.split(' (check your syntax', 1)[0]}: {hint} never closed; quote its string values"
+
+
+def _load_data(path: str | Path) -> Any:
+    try:
+        return load_data(path)
+    except InputError as e:
+        raise InputError([explain_hjson_problem(p) for p in e.problems]) from None
+
+
 def _load(name_or_path: str | Path, folder: str, kind: str) -> Spec:
     path = resolve_spec(name_or_path, folder)
-    data = load_data(path)
+    data = _load_data(path)
     problems = schemas.problems(data, kind, str(path))
     if problems:
         raise SpecError(problems)
@@ -81,7 +126,7 @@ def load_suite_spec(name_or_path: str | Path) -> Spec:
 
 def load_prompts(path: str | Path) -> list[dict[str, Any]]:
     """Load and validate a prompt file; pids must be unique."""
-    data = load_data(path)
+    data = _load_data(path)
     problems = schemas.problems(data, "prompts", str(path))
     if not problems:
         seen: set[str] = set()
