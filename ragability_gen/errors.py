@@ -41,3 +41,7 @@ class LLMSetupError(LLMError):
 
     Every request would fail the same way, so a run stops instead of failing each item in turn.
     """
+
+
+class PluginError(RagabilityGenError):
+    """A plugin (an entry point in the ragability_gen.checks or ragability_gen.converters group) fails to load."""

@@ -1,10 +1,11 @@
 """Check functions: the registry that suite files name in a check's ``func``.
 
-The built-in functions (python-ragability's names) and the WikiContradict judge register here, by
-importing their modules; other packages add theirs with :func:`register_check`.
+The built-in functions (python-ragability's names, in ``basic``) and the WikiContradict judge
+(``judge``) register when the registry is first read; other packages add theirs with
+:func:`register_check`, through an entry point in the ``ragability_gen.checks`` group
+(see ``ragability_gen.core.registry``).
 """
 
-from ragability_gen.checkfuncs import judge  # noqa: E402, F401, I001  (registers wc_judge)
 from ragability_gen.checkfuncs.basic import CHECKS, CheckFunc, CheckParseError, register_check
 
 __all__ = ["CHECKS", "CheckFunc", "CheckParseError", "register_check"]

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ragability_gen.core.registry import Registry
+
 
 class CheckParseError(ValueError):
     """The response could not be read as the check expects."""
@@ -49,7 +51,8 @@ class CheckFunc:
         return None
 
 
-CHECKS: dict[str, CheckFunc] = {}
+CHECKS: Registry[CheckFunc] = Registry("ragability_gen.checks", builtins=("ragability_gen.checkfuncs.judge",))
+"""Check functions by name: these built-ins, the WikiContradict judge, and plugins (see core/registry.py)."""
 CHECK_KINDS = ("binary", "multiclass", "score")
 
 

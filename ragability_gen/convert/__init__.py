@@ -1,6 +1,12 @@
-"""Convert: source files (Ragability TSV, WikiContradict, team tables) -> canonical instances -> corpus files."""
+"""Convert: source files (Ragability TSV, WikiContradict, team tables) -> canonical instances -> corpus files.
 
-from ragability_gen.convert import wikicontradict  # noqa: F401  (registers the WikiContradict converters)
-from ragability_gen.convert.core import ConvertSummary, read_instances, register_converter, write_corpus
+Converters are looked up by name in ``CONVERTERS``: the table and instances converters (``core``), the
+WikiContradict ones (``wikicontradict``, registered when the registry is first read) and plugins in
+the ``ragability_gen.converters`` entry point group (see ``ragability_gen.core.registry``).
+"""
 
-__all__ = ["ConvertSummary", "read_instances", "register_converter", "write_corpus"]
+from ragability_gen.convert.core import CONVERTERS, ConvertSummary, read_instances, register_converter, write_corpus
+from ragability_gen.convert.files import ConvertResult, convert_file, default_suite_output
+
+__all__ = ["CONVERTERS", "ConvertResult", "ConvertSummary", "convert_file", "default_suite_output", "read_instances",
+           "register_converter", "write_corpus"]

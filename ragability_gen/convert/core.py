@@ -18,6 +18,7 @@ from typing import Any
 from ragability_gen.core import schemas
 from ragability_gen.core.fileio import read_records, write_records
 from ragability_gen.core.model import ANNOTATIONS, REASONING_TYPES, Answer, Context, Instance, Provenance
+from ragability_gen.core.registry import Registry
 from ragability_gen.core.resources import data_dir
 from ragability_gen.core.schemas import Validator
 from ragability_gen.core.specs import Spec, load_converter_spec
@@ -53,9 +54,21 @@ class ConvertSummary:
 
 ConverterFunc = Callable[[Path, Spec, dict[str, Any]], tuple[list[Instance], ConvertSummary]]
 SniffFunc = Callable[[Path, Spec], bool]
-CONVERTERS: dict[str, ConverterFunc] = {}
-SNIFFERS: dict[str, SniffFunc] = {}
-OPTIONS: dict[str, Mapping[str, tuple[str, ...]]] = {}
+
+
+@dataclass(frozen=True)
+class Converter:
+    """A registered converter: the function, its optional file sniffer, and the options it takes."""
+
+    name: str
+    func: ConverterFunc
+    sniff: SniffFunc | None = None
+    options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+CONVERTERS: Registry[Converter] = Registry("ragability_gen.converters",
+                                           builtins=("ragability_gen.convert.wikicontradict",))
+"""Converters by name: table and instances (here), WikiContradict, and plugins (see core/registry.py)."""
 
 
 def register_converter(name: str, sniff: SniffFunc | None = None,
@@ -72,17 +85,14 @@ def register_converter(name: str, sniff: SniffFunc | None = None,
     """
 
     def deco(func: ConverterFunc) -> ConverterFunc:
-        CONVERTERS[name] = func
-        OPTIONS[name] = dict(options or {})
-        if sniff is not None:
-            SNIFFERS[name] = sniff
+        CONVERTERS[name] = Converter(name, func, sniff, dict(options or {}))
         return func
 
     return deco
 
 
 def _option_problems(path: str | Path, spec: Spec, options: dict[str, Any]) -> list[str]:
-    known = OPTIONS[spec["converter"]]
+    known = CONVERTERS[spec["converter"]].options
     given = {k: v for k, v in options.items() if v is not None}
     if given and not known:
         shown = ", ".join(f"{k}={v}" for k, v in sorted(given.items()))
@@ -103,7 +113,8 @@ def sniff_converter_spec(path: str | Path) -> Spec | None:
     if src.is_file():
         for spec_file in sorted(data_dir("converters").glob("*.hjson")):
             spec = load_converter_spec(spec_file)
-            sniff = SNIFFERS.get(spec["converter"])
+            found = CONVERTERS.get(spec["converter"])
+            sniff = found.sniff if found is not None else None
             if sniff is not None and spec.name != DEFAULT_CONVERTER_SPEC and sniff(src, spec):
                 return spec
     return None
@@ -134,8 +145,8 @@ def read_instances(path: str | Path, spec: str | Path | Spec | None = None,
         loaded = guess_converter_spec(path)
     else:
         loaded = spec if isinstance(spec, Spec) else load_converter_spec(spec)
-    func = CONVERTERS.get(loaded["converter"])
-    if func is None:
+    converter = CONVERTERS.get(loaded["converter"])
+    if converter is None:
         raise InputError(f"{loaded.path}: field converter: unknown converter {loaded['converter']!r} "
                          f"(known: {', '.join(sorted(CONVERTERS))})")
     src = Path(path)
@@ -144,7 +155,7 @@ def read_instances(path: str | Path, spec: str | Path | Spec | None = None,
     problems = _option_problems(path, loaded, options)
     if problems:
         raise InputError(problems)
-    instances, summary = func(src, loaded, options)
+    instances, summary = converter.func(src, loaded, options)
     summary.spec = loaded
     default = loaded.get("default_suite")
     if default:
