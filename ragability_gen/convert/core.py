@@ -7,7 +7,6 @@ spreadsheet whose columns a spec maps). It also writes instances back as a table
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -15,8 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ragability_gen.core import schemas
-from ragability_gen.core.fileio import read_records, write_records
+from ragability_gen.core.fileio import write_records
 from ragability_gen.core.model import ANNOTATIONS, REASONING_TYPES, Answer, Context, Instance, Provenance
 from ragability_gen.core.registry import Registry
 from ragability_gen.core.resources import data_dir
@@ -66,9 +64,10 @@ class Converter:
     options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
-CONVERTERS: Registry[Converter] = Registry("ragability_gen.converters",
-                                           builtins=("ragability_gen.convert.wikicontradict",))
-"""Converters by name: table and instances (here), WikiContradict, and plugins (see core/registry.py)."""
+BUILTIN_CONVERTERS = ("ragability_gen.convert.instances", "ragability_gen.convert.wikicontradict_layouts")
+"""The modules that register the built-in converters besides ``table`` (this module)."""
+CONVERTERS: Registry[Converter] = Registry("ragability_gen.converters", builtins=BUILTIN_CONVERTERS)
+"""Converters by name: table (here), instances, WikiContradict, and plugins (see core/registry.py)."""
 
 
 def register_converter(name: str, sniff: SniffFunc | None = None,
@@ -452,52 +451,3 @@ def write_corpus(instances: Iterable[Instance], path: str | Path, spec: str | Pa
     delim = "\t" if loaded["format"] == "tsv" else ","
     rows = ([instance_row(i, loaded).get(c, "") for c in cols] for i in items)
     return write_table(path, cols, rows, delim)
-
-
-# ------------------------------------------------------------------------- canonical instance files
-
-def _sniff_instances(path: Path, spec: Spec) -> bool:
-    if path.suffix.lower() != ".jsonl":
-        return False
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        first = next((line for line in fh if line.strip()), "")
-    try:
-        rec = json.loads(first)
-    except json.JSONDecodeError:
-        return False
-    return isinstance(rec, dict) and "contexts" in rec and "qid" not in rec
-
-
-@register_converter("instances", sniff=_sniff_instances)
-def convert_instances(path: Path, spec: Spec, options: dict[str, Any]) -> tuple[list[Instance], ConvertSummary]:
-    """Read canonical instances, one JSON object per line (what ``write_corpus`` writes to ``.jsonl``)."""
-    name = str(path)
-    records = read_records(path, "jsonl")
-    problems = schemas.record_problems(records, "instance", lambda i: f"{name}: record {i + 1}")
-    if problems:
-        raise InputError(problems)
-    summary = ConvertSummary(name, spec.name, records_read=len(records))
-    seen: dict[tuple[str, str], int] = {}
-    instances = []
-    for n, rec in enumerate(records, 1):
-        inst = Instance.from_dict(rec)
-        where = f"{name}: record {n} (id {inst.id})"
-        ids = set(inst.contexts)
-        if len(ids) != len(rec["contexts"]):
-            problems.append(f"{where}: field contexts: context ids must be unique")
-        for c in inst.contexts.values():
-            for other in (*c.agrees, *c.contradicts):
-                if other not in ids:
-                    problems.append(f"{where}: context {c.id}: relation to unknown context {other!r}")
-            if c.answer is not None and c.answer not in inst.answers:
-                problems.append(f"{where}: context {c.id}: field answer: unknown answer id {c.answer!r}")
-        key = (inst.id, inst.query.strip())
-        if key in seen:
-            problems.append(f"{where}: duplicate (id, query) pair, first in record {seen[key]}")
-        seen[key] = n
-        instances.append(inst)
-    if problems:
-        raise InputError(problems)
-    summary.instances = len(instances)
-    summary.merged = len(instances) - len({i.id for i in instances})
-    return instances, summary
