@@ -217,85 +217,118 @@ def _aggregate(records: Iterable[Mapping[str, Any]], source: str,
 
     ``fields`` are the item fields the breakdowns need, then the ``check.<key>`` ones.
     """
-    rfields = [f for f in fields if not f.startswith("check.")]
-    cfields = [f[6:] for f in fields if f.startswith("check.")]
     whole = _not_checked(records, source)
     if whole:
         raise InputError(whole)
-    probs = _Problems(source)
-    agg: dict[tuple[Any, ...], _Cell] = {}
-    metric_kind: dict[str, str] = {}
-    metric_funcs: dict[str, set[str]] = {}
-    per_llm: dict[str, LLMSummary] = {}
-    seen: dict[tuple[str, str, str], int] = {}
-    errors: list[CheckError] = []
-    qids: set[str] = set()
-    n_records = 0
+    counter = _Counter(source, fields)
     for i, rec in enumerate(records, 1):
-        n_records = i
+        counter.add_record(i, rec)
+    return counter.result()
+
+
+class _Counter:
+    """One pass of ``_aggregate``: each record is checked, summed per LLM, and its checks counted per cell."""
+
+    def __init__(self, source: str, fields: list[str]):
+        self.source = source
+        self.rfields = [f for f in fields if not f.startswith("check.")]
+        self.cfields = [f[6:] for f in fields if f.startswith("check.")]
+        self.probs = _Problems(source)
+        self.agg: dict[tuple[Any, ...], _Cell] = {}
+        self.metric_kind: dict[str, str] = {}
+        self.metric_funcs: dict[str, set[str]] = {}
+        self.per_llm: dict[str, LLMSummary] = {}
+        self.seen: dict[tuple[str, str, str], int] = {}
+        self.errors: list[CheckError] = []
+        self.qids: set[str] = set()
+        self.n_records = 0
+
+    def add_record(self, i: int, rec: Mapping[str, Any]) -> None:
+        """Count record ``i`` (1-based), or note its problems and skip it."""
+        self.n_records = i
         qid: Any = rec.get("qid")  # Any: checked by _record_problems, and the record skipped when wrong
         found = _record_problems(rec)
         for where, msg in found:
-            probs.add(i, qid, where, msg)
+            self.probs.add(i, qid, where, msg)
         if found:
-            continue
-        llm, pid, tags, qerr = rec["llm"], rec.get("pid", ""), rec.get("tags", ""), rec.get("error") or ""
+            return
+        llm, pid, qerr = rec["llm"], rec.get("pid", ""), rec.get("error") or ""
         if "pid" in rec:  # without a pid, one item asked with two prompts legitimately repeats
             key = (qid, pid, llm)
-            if key in seen:
-                probs.add(i, qid, "", f"same qid, pid and llm as item {seen[key]} (results counted twice?)")
-            seen[key] = i
-        qids.add(qid)
-        summary = per_llm.get(llm)
+            if key in self.seen:
+                self.probs.add(i, qid, "", f"same qid, pid and llm as item {self.seen[key]} (results counted twice?)")
+            self.seen[key] = i
+        self.qids.add(qid)
+        summary = self.per_llm.get(llm)
         if summary is None:
-            summary = per_llm[llm] = LLMSummary()
+            summary = self.per_llm[llm] = LLMSummary()
         summary.records += 1
         summary.failed_queries += bool(qerr)
         summary.cost += _cost(rec) or 0.0
-        fvals = tuple([group_label(rec.get(f)) for f in rfields])
+        key_start = (llm, rec.get("tags", ""), tuple([group_label(rec.get(f)) for f in self.rfields]))
         for j, c in enumerate(rec["checks"]):
-            problem = _check_problem(c, qerr)
-            if problem:
-                probs.add(i, qid, f"checks/{j}{problem[0]}", problem[1])
+            self._add_check(i, rec, j, c, summary, key_start)
+
+    def _add_check(self, i: int, rec: Mapping[str, Any], j: int, c: Any, summary: LLMSummary,
+                   key_start: tuple[str, str, tuple[str, ...]]) -> None:
+        """Count one check under each of its metrics: its outcome (an error when its result is null)."""
+        qid, qerr = rec["qid"], rec.get("error") or ""
+        problem = _check_problem(c, qerr)
+        if problem:
+            self.probs.add(i, qid, f"checks/{j}{problem[0]}", problem[1])
+            return
+        cf = CHECKS[c["func"]]
+        summary.checks += 1
+        summary.check_cost += _cost(c) or 0.0
+        score = None
+        if c["result"] is None:
+            outcome = self._error(rec, c, cf, summary)
+        else:
+            outcome, score, msg = _outcome(cf, c["result"])
+            if msg:
+                self.probs.add(i, qid, f"checks/{j}/result", f"{cf.name} is a {cf.kind} check: {msg}")
+                return
+        llm, tags, fvals = key_start
+        cvals = tuple([group_label(c.get(f)) for f in self.cfields])
+        for m in c["metrics"]:
+            kind = self.metric_kind.setdefault(m, cf.kind)
+            if kind != cf.kind:
+                self.probs.add(i, qid, f"checks/{j}/metrics", f"metric {m!r} gets {kind} results elsewhere but "
+                               f"{cf.kind} results from {cf.name}")
                 continue
-            cf = CHECKS[c["func"]]
-            summary.checks += 1
-            summary.check_cost += _cost(c) or 0.0
-            score = None
-            if c["result"] is None:
-                outcome = _QUERY_ERROR if qerr else _CHECK_ERROR
-                if qerr:
-                    summary.query_errors += 1
-                else:
-                    summary.check_errors += 1
-                errors.append(CheckError(llm, qid, pid, str(c.get("cid", "")), cf.name, outcome[1:],
-                                         qerr or c.get("error") or "no result and no error given"))
-            else:
-                outcome, score, msg = _outcome(cf, c["result"])
-                if msg:
-                    probs.add(i, qid, f"checks/{j}/result", f"{cf.name} is a {cf.kind} check: {msg}")
-                    continue
-            cvals = tuple([group_label(c.get(f)) for f in cfields])
-            for m in c["metrics"]:
-                kind = metric_kind.setdefault(m, cf.kind)
-                if kind != cf.kind:
-                    probs.add(i, qid, f"checks/{j}/metrics", f"metric {m!r} gets {kind} results elsewhere but "
-                              f"{cf.kind} results from {cf.name}")
-                    continue
-                metric_funcs.setdefault(m, set()).add(cf.name)
-                k = (llm, m, tags, fvals + cvals)
-                cell = agg.get(k)
-                if cell is None:
-                    cell = agg[k] = _Cell()
-                cell.counts[outcome] = cell.counts.get(outcome, 0) + 1
-                if score is not None:
-                    cell.total += score
-                    cell.total_sq += score * score
-    probs.raise_if_any()
-    if not metric_kind:
-        raise InputError(f"{source}: no check names a metric (field metrics): nothing to evaluate")
-    labels = {m: _labels(funcs, agg, m) for m, funcs in metric_funcs.items() if metric_kind[m] == "multiclass"}
-    return agg, Report(source, n_records, len(qids), per_llm, metric_kind, labels, errors)
+            self.metric_funcs.setdefault(m, set()).add(cf.name)
+            self._count((llm, m, tags, fvals + cvals), outcome, score)
+
+    def _error(self, rec: Mapping[str, Any], c: dict[str, Any], cf: CheckFunc, summary: LLMSummary) -> str:
+        """The outcome of a check without a result: a query error (the testee failed) or a check error."""
+        qerr = rec.get("error") or ""
+        if qerr:
+            summary.query_errors += 1
+        else:
+            summary.check_errors += 1
+        outcome = _QUERY_ERROR if qerr else _CHECK_ERROR
+        self.errors.append(CheckError(rec["llm"], rec["qid"], rec.get("pid", ""), str(c.get("cid", "")), cf.name,
+                                      outcome[1:], qerr or c.get("error") or "no result and no error given"))
+        return outcome
+
+    def _count(self, key: tuple[Any, ...], outcome: str, score: float | None) -> None:
+        cell = self.agg.get(key)
+        if cell is None:
+            cell = self.agg[key] = _Cell()
+        cell.counts[outcome] = cell.counts.get(outcome, 0) + 1
+        if score is not None:
+            cell.total += score
+            cell.total_sq += score * score
+
+    def result(self) -> tuple[dict[tuple[Any, ...], _Cell], Report]:
+        """The cells and the report skeleton; raises with every problem found."""
+        self.probs.raise_if_any()
+        if not self.metric_kind:
+            raise InputError(f"{self.source}: no check names a metric (field metrics): nothing to evaluate")
+        labels = {m: _labels(funcs, self.agg, m) for m, funcs in self.metric_funcs.items()
+                  if self.metric_kind[m] == "multiclass"}
+        return self.agg, Report(self.source, self.n_records, len(self.qids), self.per_llm, self.metric_kind, labels,
+                                self.errors)
 
 
 def _record_problems(rec: Mapping[str, Any]) -> list[tuple[str, str]]:
