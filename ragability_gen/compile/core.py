@@ -100,9 +100,9 @@ class Suite:
         self._tag_cache: dict[tuple[Any, ...], str] = {}
 
     def _check_references(self) -> None:
+        """Every name the spec uses must exist: prompts, outcomes, check functions, metrics, template fields."""
         where = str(self.spec.path)
         pids = {p["pid"] for p in self.prompts}
-        metrics = set(self.spec["metrics"])
         problems: list[str] = []
         names = [v["name"] for v in self.spec["variants"]]
         for dup in sorted({n for n in names if names.count(n) > 1}):
@@ -110,38 +110,45 @@ class Suite:
         check_sets: list[tuple[str, list[dict[str, Any]]]] = [
             (f"outcome {k}", o["checks"]) for k, o in self.spec["outcomes"].items()]
         for v in self.spec["variants"]:
-            for pid in v["pids"]:
-                if pid not in pids:
-                    problems.append(f"{where}: variant {v['name']}: field pids: no prompt {pid!r} "
-                                    f"in {self.prompts_path.name}")
+            problems += self._variant_problems(where, v, pids)
             if "checks" in v:
                 check_sets.append((f"variant {v['name']}", v["checks"]))
-                continue
-            needed = ("no_context", "noinfo", "conflict", "answer") if v["task"] == "q" else ("ic_yes", "ic_no")
-            problems += [f"{where}: variant {v['name']}: no outcome {o!r} in outcomes"
-                         for o in needed if o not in self.spec["outcomes"]]
         for owner, checks in check_sets:
             for c in checks:
-                if c["func"] not in CHECKS:
-                    problems.append(f"{where}: {owner}, check {c['cid']}: field func: unknown check "
-                                    f"function {c['func']!r}")
-                elif (bad := CHECKS[c["func"]].args_problem(c.get("args", []))) is not None:
-                    problems.append(f"{where}: {owner}, check {c['cid']}: field args: {bad}")
-                if "pid" in c and c["pid"] not in pids:
-                    problems.append(f"{where}: {owner}, check {c['cid']}: field pid: no prompt {c['pid']!r}")
-                for m in c["metrics"]:
-                    if m not in metrics:
-                        problems.append(f"{where}: {owner}, check {c['cid']}: field metrics: "
-                                        f"unknown metric {m!r}")
-                    elif c["func"] in CHECKS and (bad := metric_kind_problem(
-                            m, self.spec["metrics"][m]["kind"], CHECKS[c["func"]])) is not None:
-                        problems.append(f"{where}: {owner}, check {c['cid']}: field metrics: {bad}")
-                for key in ("query", "check_for"):
-                    problems += [f"{where}: {owner}, check {c['cid']}: field {key}: {p}"
-                                 for p in _template_problems(c.get(key, ""))]
+                problems += self._check_problems(f"{where}: {owner}, check {c['cid']}", c, pids)
         problems += [f"{where}: field qid: {p}" for p in _template_problems(self.qid)]
         if problems:
             raise SpecError(problems)
+
+    def _variant_problems(self, where: str, v: dict[str, Any], pids: set[str]) -> list[str]:
+        """Unknown prompt ids, and outcomes a variant without its own checks needs but the spec lacks."""
+        problems = [f"{where}: variant {v['name']}: field pids: no prompt {pid!r} in {self.prompts_path.name}"
+                    for pid in v["pids"] if pid not in pids]
+        if "checks" not in v:
+            needed = ("no_context", "noinfo", "conflict", "answer") if v["task"] == "q" else ("ic_yes", "ic_no")
+            problems += [f"{where}: variant {v['name']}: no outcome {o!r} in outcomes"
+                         for o in needed if o not in self.spec["outcomes"]]
+        return problems
+
+    def _check_problems(self, at: str, c: dict[str, Any], pids: set[str]) -> list[str]:
+        """A check's unknown function, bad arguments, unknown prompt or metric, metric kind, template fields."""
+        problems = []
+        func = CHECKS.get(c["func"])
+        if func is None:
+            problems.append(f"{at}: field func: unknown check function {c['func']!r}")
+        elif (bad := func.args_problem(c.get("args", []))) is not None:
+            problems.append(f"{at}: field args: {bad}")
+        if "pid" in c and c["pid"] not in pids:
+            problems.append(f"{at}: field pid: no prompt {c['pid']!r}")
+        metrics = self.spec["metrics"]
+        for m in c["metrics"]:
+            if m not in metrics:
+                problems.append(f"{at}: field metrics: unknown metric {m!r}")
+            elif func is not None and (bad := metric_kind_problem(m, metrics[m]["kind"], func)) is not None:
+                problems.append(f"{at}: field metrics: {bad}")
+        for key in ("query", "check_for"):
+            problems += [f"{at}: field {key}: {p}" for p in _template_problems(c.get(key, ""))]
+        return problems
 
     def _tags(self, inst: Instance, variant: dict[str, Any], outcome: str, contradiction: bool) -> str:
         ids = variant["contexts"]
