@@ -45,3 +45,21 @@ __all__ = [
     "resolve_llms", "rule_checks", "spec_for", "substitute_file", "substitute_instances", "validate_file",
     "write_corpus", "write_generation", "write_records", "write_report",
 ]
+
+# One call per command (what convert, eval and export decide), DataFrames, plugins' registries.
+from ragability_gen.convert import CONVERTERS, ConvertResult, convert_file, default_suite_output  # noqa: E402
+from ragability_gen.convert.core import corpus_spec  # noqa: E402
+from ragability_gen.errors import DependencyError, PluginError  # noqa: E402
+from ragability_gen.evaluate.files import (  # noqa: E402
+    EvalResult,
+    default_export_path,
+    default_report_dir,
+    eval_file,
+    export_file,
+)
+from ragability_gen.evaluate.frames import checked_frame  # noqa: E402
+
+__all__ += [
+    "CONVERTERS", "ConvertResult", "DependencyError", "EvalResult", "PluginError", "checked_frame", "convert_file",
+    "corpus_spec", "default_export_path", "default_report_dir", "default_suite_output", "eval_file", "export_file",
+]

@@ -15,8 +15,7 @@ from ragability_gen.core.fileio import FORMATS
 from ragability_gen.core.specs import explain_hjson_problem
 from ragability_gen.core.validate import FILE_KINDS, validate_file
 from ragability_gen.errors import RagabilityGenError
-from ragability_gen.evaluate import check_report_dir, evaluate_checked, summary_lines, write_report
-from ragability_gen.evaluate.export import export_tsv
+from ragability_gen.evaluate.files import eval_file, export_file
 from ragability_gen.generate.core import generate_file
 from ragability_gen.llm.client import default_cache_path
 from ragability_gen.llm.config import open_llms
@@ -339,17 +338,12 @@ def check(results: Path, output: Path, checker: str | None, prompts: Path | None
 def eval_command(checked: Path, output: Path | None, by_tags: tuple[str, ...], by_fields: tuple[str, ...],
                  quiet: bool) -> None:
     """Compute metrics from a CHECKED file and write TSV tables, report.md and report.html."""
-    out = output or Path(checked.stem + "-report")
     try:
-        check_report_dir(out)
-        report = evaluate_checked(checked, by_tags or None, by_fields or None)
-        names = write_report(report, out)
+        result = eval_file(checked, output, by_tags, by_fields)
     except (RagabilityGenError, OSError) as e:
         raise _fail(e) from None
     if not quiet:
-        for line in summary_lines(report) + [f"wrote {len(names)} files to {out}: report.html, report.md, "
-                                             f"{sum(n.endswith('.tsv') for n in names)} TSV tables, "
-                                             f"{sum(n.endswith('.svg') for n in names)} charts"]:
+        for line in result.lines():
             click.echo(line, err=True)
 
 
@@ -361,9 +355,8 @@ def eval_command(checked: Path, output: Path | None, by_tags: tuple[str, ...], b
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the summary.")
 def export_command(file: Path, output: Path | None, keep_all: bool, quiet: bool) -> None:
     """Write a suite, results or checked FILE as a TSV: one row per item x check."""
-    out = output or Path(file.stem + ".export.tsv")
     try:
-        summary = export_tsv(file, out, keep_all)
+        summary, out = export_file(file, output, keep_all)
     except (RagabilityGenError, OSError) as e:
         raise _fail(e) from None
     if not quiet:

@@ -45,3 +45,7 @@ class LLMSetupError(LLMError):
 
 class PluginError(RagabilityGenError):
     """A plugin (an entry point in the ragability_gen.checks or ragability_gen.converters group) fails to load."""
+
+
+class DependencyError(RagabilityGenError):
+    """An optional dependency a feature needs is not installed (e.g. pandas for DataFrames)."""

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from ragability_gen import convert_file, eval_file, export_file
 from ragability_gen.cli import main
 from ragability_gen.core.fileio import read_records, write_records
 from ragability_gen.core.resources import data_dir
@@ -131,6 +132,22 @@ def test_every_file_is_byte_identical(built: dict[str, bytes], name: str) -> Non
         pytest.fail(f"{name} differs from its golden from line {first + 1}:\n"
                     f"  golden:  {want_lines[first][:200] if first < len(want_lines) else '<end>'!r}\n"
                     f"  written: {got_lines[first][:200] if first < len(got_lines) else '<end>'!r}")
+
+
+def test_the_library_calls_write_the_same_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """convert_file, eval_file and export_file, with the commands' defaults, give the commands' files."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copyfile(SOURCES["demo.tsv"], tmp_path / "demo.tsv")
+    shutil.copyfile(SOURCES["wc.csv"], tmp_path / "wc.csv")
+    assert convert_file("demo.tsv").output == Path("demo.hjson")
+    assert convert_file("wc.csv", to_corpus="wc.corpus.tsv", drop_unmapped=True).written == 20
+    write_records(_checked(read_records(tmp_path / "demo.hjson")), tmp_path / "demo.checked.jsonl", "jsonl")
+    assert eval_file("demo.checked.jsonl").output == Path("demo.checked-report")
+    assert export_file("demo.checked.jsonl")[1] == Path("demo.checked.export.tsv")
+    for name in ("demo.hjson", "demo.prompts.hjson", "wc.corpus.tsv", "demo.checked-report/overall.tsv",
+                 "demo.checked-report/report.md", "demo.checked.export.tsv"):
+        want = _unversioned(gzip.decompress((GOLDEN / f"{name}.gz").read_bytes()))
+        assert _unversioned((tmp_path / name).read_bytes()) == want, name
 
 
 def regenerate() -> None:  # pragma: no cover - a maintainer's tool

@@ -124,6 +124,12 @@ class Report:
     def table(self, name: str) -> Table | None:
         return next((t for t in self.tables if t.name == name), None)
 
+    def to_frames(self) -> dict[str, Any]:
+        """The tables as pandas DataFrames by name, plus ``errors`` (see ``frames.report_frames``; needs pandas)."""
+        from .frames import report_frames
+
+        return report_frames(self)
+
 
 class _Cell:
     __slots__ = ("counts", "total", "total_sq")
