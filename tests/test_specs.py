@@ -124,8 +124,8 @@ def test_jsonl_corpus_of_a_team_sheet_needs_the_team_spec_to_become_a_table(
     result = cli("convert", "team.jsonl", "--to-corpus", "v04.tsv")
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
-        f"error: {sheet}: line 2: column {c!r} has no column in converter spec 'ragability-v0.4' and would be "
-        "dropped (write a .jsonl corpus, or name an output spec that maps it)" for c in ("origin", "owner")]
+        f"error: {sheet}: line 2: column {c!r}: converter spec 'ragability-v0.4' has no column for it, so it would "
+        "be dropped (write a .jsonl corpus, or name an output spec that maps it)" for c in ("origin", "owner")]
     result = cli("convert", "team.jsonl", "--to-corpus", "back.tsv", "--out-converter", spec)
     assert result.exit_code == 0, result.output
     assert (tmp_path / "back.tsv").read_bytes() == sheet.read_bytes()

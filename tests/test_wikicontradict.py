@@ -246,8 +246,8 @@ def test_a_corpus_table_that_would_drop_fields_is_refused(cli, tmp_path: Path) -
     result = cli("convert", "wc.csv", "--to-corpus", "c.tsv")
     assert result.exit_code == 1
     assert result.stderr == "".join(
-        f"error: wc.csv: line 2: {what} has no column in converter spec 'ragability-v0.4' and would be dropped "
-        "(write a .jsonl corpus, or name an output spec that maps it)\n"
+        f"error: wc.csv: line 2: {what}: converter spec 'ragability-v0.4' has no column for it, so it would be "
+        "dropped (write a .jsonl corpus, or name an output spec that maps it)\n"
         for what in ("column 'contradictType'", "column 'samepassage'", "column 'WikipediaArticleTitle'",
                      "column 'url'", "tags"))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["wc.csv"]

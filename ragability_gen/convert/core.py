@@ -442,8 +442,8 @@ def write_corpus(instances: Iterable[Instance], path: str | Path, spec: str | Pa
     loaded = corpus_spec(items, spec)
     lost = unmapped_fields(items, loaded)
     if lost and not drop_unmapped:
-        raise InputError([f"{_where(inst)}: {what} has no column in converter spec {loaded.name!r} and would "
-                          f"be dropped (write a .jsonl corpus, or name an output spec that maps it)"
+        raise InputError([f"{_where(inst)}: {what}: converter spec {loaded.name!r} has no column for it, so it "
+                          f"would be dropped (write a .jsonl corpus, or name an output spec that maps it)"
                           for what, inst in lost.items()])
     cols = table_columns(loaded)
     if loaded.get("extra_columns", "error") == "metadata":
