@@ -39,14 +39,15 @@ class ConvertResult:
     prompts: Path | None = None
     dropped: list[str] = field(default_factory=list)
     """Fields of the instances the corpus spec has no column for (only with ``drop_unmapped``)."""
-    corpus_spec: str | None = None
+    table_spec: str | None = None
+    """The name of the table spec a corpus table was written in."""
 
     def lines(self) -> list[str]:
         """The summary the command prints."""
         out = self.read.lines()
         if self.compiled is None:
             if self.dropped:
-                out.append(f"  dropped (no column in converter spec {self.corpus_spec!r}): {', '.join(self.dropped)}")
+                out.append(f"  dropped (no column in converter spec {self.table_spec!r}): {', '.join(self.dropped)}")
             out.append(f"wrote {self.written} rows to {self.output}")
         else:
             out += self.compiled.lines()
@@ -90,7 +91,7 @@ def convert_file(input_path: str | Path, output: str | Path | None = None, *, su
                 dropped = list(unmapped_fields(instances, spec))
             out_converter = spec
         rows = write_corpus(instances, to_corpus, out_converter, drop_unmapped=drop_unmapped)
-        return ConvertResult(read, Path(to_corpus), rows, dropped=dropped, corpus_spec=spec_name)
+        return ConvertResult(read, Path(to_corpus), rows, dropped=dropped, table_spec=spec_name)
     fmt = fmt or (format_for(output) if output else "hjson")
     out = Path(output) if output else default_suite_output(input_path, fmt)
     compiled, prompts_path = compile_suite(instances, out, suite or read.default_suite or DEFAULT_SUITE, fmt,
