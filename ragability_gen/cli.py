@@ -139,6 +139,8 @@ def convert(input_file: Path, output: Path | None, suite: str | None, prompts_ou
             converter: str | None, to_corpus: Path | None, out_converter: str | None, drop_unmapped: bool,
             conflict: str | None, different_passages_only: bool, quiet: bool) -> None:
     """Convert a corpus INPUT (e.g. v0d4.tsv) into a test suite (v0d4.hjson) and its prompt file."""
+    if (out_converter or drop_unmapped) and not to_corpus:
+        raise click.UsageError("--out-converter and --drop-unmapped apply to a corpus: give --to-corpus PATH")
     try:
         result = convert_file(input_file, output, suite=suite, prompts=prompts_out, fmt=fmt, converter=converter,
                               to_corpus=to_corpus, out_converter=out_converter, drop_unmapped=drop_unmapped,
@@ -241,7 +243,7 @@ def validate(files: tuple[Path, ...], kind: str | None, converter: str | None) -
             problems += _fail(e).problems
             continue
         if probs:
-            problems += probs
+            problems += [explain_hjson_problem(p) for p in probs]
         else:
             click.echo(f"{f}: valid {found} ({what})")
     if problems:

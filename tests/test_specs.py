@@ -117,6 +117,15 @@ def test_generate_with_rules_keeps_every_team_column(cli: Any, team: tuple[Path,
                 assert new[c] == old[c], (n, c)
 
 
+def test_output_spec_options_need_a_corpus(cli: Any, demo_tsv: Path, tmp_path: Path) -> None:
+    for extra in (["--out-converter", "ragability-v0.4"], ["--drop-unmapped"]):
+        result = cli("convert", demo_tsv, *extra)
+        assert result.exit_code == 2
+        assert result.stderr.splitlines()[-1] == ("Error: --out-converter and --drop-unmapped apply to a corpus: "
+                                                  "give --to-corpus PATH")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
 def test_jsonl_corpus_of_a_team_sheet_needs_the_team_spec_to_become_a_table(
         cli: Any, team: tuple[Path, Path], tmp_path: Path) -> None:
     sheet, spec = team
@@ -224,7 +233,8 @@ def test_the_unquoted_string_pitfall_is_explained_with_its_line_and_fix(cli: Any
             'doc_main on line 9 runs to the end of that line in hjson and swallows the rest of its inline object; '
             'quote it ("doc_main")\n')
     for args in (["convert", demo_tsv, "--converter", "team.hjson"], ["validate", "team.hjson"],
-                 ["validate", "team.hjson", "--kind", "converter-spec"]):
+                 ["validate", "team.hjson", "--kind", "converter-spec"],
+                 ["validate", "team.hjson", "--kind", "suite-spec"]):
         result = cli(*args)
         assert (result.exit_code, result.stderr) == (1, want), args
     with pytest.raises(InputError) as err:
