@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import csv
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import edited_suite_spec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from ragability_gen import read_instances, write_corpus
+from ragability_gen import Answer, Context, read_instances, write_corpus
 from ragability_gen.convert.core import corpus_spec
 from ragability_gen.core.resources import data_dir
 from ragability_gen.core.specs import explain_hjson_problem, load_converter_spec
@@ -251,3 +254,31 @@ def test_the_pitfall_explanation_without_a_culprit_and_other_problems_unchanged(
         f"{path}: line 4, column 5: Found '{{' where a key name was expected: an unquoted string value runs to the "
         "end of its line in hjson, so an inline object {...} before it never closed; quote its string values")
     assert explain_hjson_problem(f"{path}: line 2, column 3: Expected ':'") == f"{path}: line 2, column 3: Expected ':'"
+
+
+# --------------------------------------------------------------------------- property: any team row round-trips
+
+cell = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=25).filter(lambda s: s.strip())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(cell, min_size=11, max_size=11), owner=st.text(max_size=12),
+       ann=st.sampled_from(["qeu", "qea", "qiu", "qia", "qn"]), blank_3=st.booleans())
+def test_any_team_row_round_trips_through_its_own_columns(team: tuple[Path, Path], texts: list[str], owner: str,
+                                                          ann: str, blank_3: bool) -> None:
+    sheet, spec = team
+    instances, _ = read_instances(sheet, spec)
+    c1, c2, c3, c4, query, a1, a1l, a2, a2l, case, origin = texts
+    first = instances[0]
+    contexts = {"1": Context("1", c1, ann, "1"), "2": Context("2", c2, "qeu", "2", contradicts=("1",)),
+                "3": Context("3", c3, ann, "1", agrees=("1",), contradicts=("2",)), "4": Context("4", c4, "qn")}
+    if blank_3:
+        del contexts["3"]
+    inst = replace(first, id=case.strip(), query=query, contexts=contexts,
+                   answers={"1": Answer(a1, a1l), "2": Answer(a2, a2l)}, source_ids={"origin": origin},
+                   metadata={"origin": origin, "owner": owner})
+    out = sheet.parent / "prop.tsv"
+    write_corpus([inst], out)
+    (back,), _ = read_instances(out, spec)
+    assert {k: v for k, v in back.to_dict().items() if k != "provenance"} == {
+        k: v for k, v in inst.to_dict().items() if k != "provenance"}
