@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .names import VERY_COMMON_ZIPF, is_common, is_known_name, is_surname
+from .words import label_cell, never_name, sentence_start, unit_at
 
 ENTITY_TYPES = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
                 "LANGUAGE", "PROPN")
@@ -64,7 +65,8 @@ GENERIC = frozenset("""
 """Designators kept as they are inside names ("RMS Lusitania", "Tobolsk Viceroyalty", "Free City of Oskel")."""
 _MONTHS_DAYS = frozenset("january february march april may june july august september october november december "
                          "monday tuesday wednesday thursday friday saturday sunday".split())
-_PART = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_PART = re.compile(r"(?:[^\W\d_]\.){2,}|[^\W_]+(?:['’][^\W_]+)*")
+_DOTTED = re.compile(r"(?:[^\W\d_]\.){2,}")
 _PARTICLE = re.compile(r"(?:d|l|dell|dall|de)['’](?=[^\W\d_])")
 _ROMAN = re.compile(r"(?=[IVXLC])C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
 _TRAIL = re.compile(r"(?:['’]s|['’]|[^\w.]+|(?<=[^\W\d_]{2})\.)$")
@@ -110,6 +112,7 @@ def _kept(part: str, first: bool, person: bool = False) -> bool:
     family name ("Damon Hill"; but "Castle Donington", which NER may call a person, keeps "Castle")."""
     low = part.casefold()
     return (len(part) == 1 or low in FUNCTION or low in TITLES or low in SUFFIXES
+            or (never_name(part) and not (person and is_known_name(low)))
             or (low in GENERIC and not (person and is_surname(low)))
             or any(c.isdigit() for c in part) or part[:1].islower()
             or (not first and _ROMAN.fullmatch(part) is not None))
@@ -175,12 +178,6 @@ def trim(text: str, start: int, end: int) -> tuple[int, int] | None:
     return (start, end) if start < end else None
 
 
-def sentence_start(text: str, pos: int) -> bool:
-    """True when the word at ``pos`` opens the text or a sentence (so its capital says nothing)."""
-    before = text[:pos].rstrip(" \t\r\n\"'“‘([")
-    return not before or before[-1] in ".!?:;"
-
-
 class NameTest:
     """Whether a capitalised word at an offset of ``text`` is a name.
 
@@ -200,7 +197,14 @@ class NameTest:
         return i >= 0 and pos < spans[i][1]
 
     def __call__(self, pos: int) -> bool:
-        return not sentence_start(self.text, pos) or self.tagged(pos)
+        if sentence_start(self.text, pos):
+            return self.tagged(pos) and not self.in_label(pos)
+        return not self.in_label(pos)
+
+    def in_label(self, pos: int) -> bool:
+        """True when the word at ``pos`` is an ordinary word filling a table cell or a label."""
+        m = _PART.match(self.text, pos)
+        return m is not None and ordinary(m[0]) and label_cell(self.text, pos, m.end())
 
 
 def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], capitals: Sequence[tuple[int, int]],
@@ -227,10 +231,19 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         words = [text[a:b] for a, b in ps]
         if not any(w[:1].isalpha() for w in words):
             continue
-        if len(words) == 1 and (words[0].casefold() in _MONTHS_DAYS or _kept(words[0], True)):
+        if len(words) == 1 and (words[0].casefold() in _MONTHS_DAYS or _kept(words[0], True) or unit_at(text, s, e)):
             continue
+        content = [w for w in words if not _kept(w, False)]
+        if not content or (all(ordinary(w) for w in content) and label_cell(text, s, e)):
+            continue  # "Second", "Their", a table header "Total Distance", a key "Born:"
         if len(words) == 1 and label not in ("NORP", "LANGUAGE"):
-            if words[0][:1].isupper() and (not is_common(words[0], VERY_COMMON_ZIPF) or is_name.tagged(s)):
+            if not words[0][:1].isupper():
+                continue
+            if ordinary(words[0]) and not is_known_name(words[0]):  # "Distance", "Winner": a name only where a
+                # capital says so and the tagger agrees ("France" and "Will" are known names: as before)
+                if not sentence_start(text, s) and is_name.tagged(s):
+                    out.append(Mention(field_name, s, e, text[s:e], label))
+            elif not is_common(words[0], VERY_COMMON_ZIPF) or is_name.tagged(s):
                 out.append(Mention(field_name, s, e, text[s:e], label))
             continue
         caps = sorted(((a, b) for a, b in ps if text[a].isupper()), key=lambda ab: sentence_start(text, ab[0]))
@@ -293,7 +306,8 @@ class Table:
         entities: By key (see ``norm``).
         part_map: Normalised original part -> invented part.
         forced: Keys of generic parts replaced only because a name had no other part (not aliases).
-        aliases: Alias text -> (entity key, mode). Modes: "full" (an entity string, any case), "surname",
+        aliases: Alias text -> (entity key, mode). Modes: "full" (an entity string, any case), "exact" (an
+            entity string of ordinary words, as written or in capitals: "London" but not "london"), "surname",
             "part" (another part, not a common word) and "proper" (a part that is a common word: only
             where it is a name by ``NameTest``); all but "full" match as written or in capitals.
     """
@@ -388,6 +402,10 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str]) -> 
     spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
     for ent in ranked:
         for s in ent.surfaces:
+            if _exact(s):
+                for variant in (shape(s), shape(s).upper()):  # "London", never "london"; "Turkey", not "turkey"
+                    table.aliases.setdefault(variant, (ent.key, "exact"))
+                continue
             table.aliases[norm(s)] = (ent.key, "full")
             spelled.setdefault(norm(s), s)
     for ent in ranked:
@@ -400,6 +418,15 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str]) -> 
     return table
 
 
+def _exact(surface: str) -> bool:
+    """True for an entity string matched only as written or in capitals: ordinary words only ("Born",
+    "Distance"), or one English word that is no known name ("Lynx": "lynx" is no name; "chile" is)."""
+    words = [surface[x:y] for x, y in parts(surface)]
+    if all(ordinary(w) or _kept(w, False) for w in words):
+        return True
+    return len(words) == 1 and not is_known_name(words[0]) and is_common(words[0], 1.0)
+
+
 def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> bool:
     """Give every distinctive part of ``ent`` an invented part; False when it has no part to replace."""
     words = [ent.surface[a:b] for a, b in parts(ent.surface)]
@@ -407,8 +434,11 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
     lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
     replace = [i for i, w in enumerate(words)  # a title after the name is a name: "Amanda Khan"
                if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
+    if ent.label == "TAXON":  # "Panthera leo": the lower-case epithet is as much a name as the genus
+        replace = [i for i, w in enumerate(words) if len(w) > 1 and w.isalpha()]
     if not replace:  # a name of generic words only ("Government College University"): its first word changes
-        first = next((i for i, w in enumerate(words) if w[:1].isalpha() and w.casefold() not in FUNCTION), None)
+        first = next((i for i, w in enumerate(words)
+                      if w[:1].isalpha() and w.casefold() not in FUNCTION and not never_name(w)), None)
         if first is None:
             return False
         replace = [first]
@@ -418,6 +448,9 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
         if key in table.part_map:
             continue
         w = words[i]
+        if _DOTTED.fullmatch(w):  # "U.S." -> "K.R."
+            table.part_map[key] = ".".join(invent("acronym", w.replace(".", ""))) + "."
+            continue
         if len(w) > 1 and w.isupper() and w.isalpha():
             style = "acronym"
         elif w[:1].islower():
@@ -430,7 +463,7 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
     return True
 
 
-_RANK = {"surname": 0, "part": 1, "proper": 2}
+_RANK = {"exact": 0, "surname": 0, "part": 1, "proper": 2}
 
 
 def _add_partial_aliases(table: Table, ent: Entity) -> None:
