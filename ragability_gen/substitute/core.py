@@ -27,7 +27,8 @@ from ragability_gen.core.model import Answer, Instance
 from ragability_gen.errors import InputError
 
 from .dates import Evidence, Slot, choose_offset, decide, find_dates
-from .entities import ENTITY_TYPES, NameTest, Table, build_table, mentions
+from .entities import ENTITY_TYPES, Mention, NameTest, Table, build_table, mentions
+from .kinds import shaped
 from .names import invent
 from .nlp import Annotations, load_model, model_label
 from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
@@ -196,6 +197,9 @@ class _Group:
         self.is_name = {t: NameTest(t, partial(_proper_in, infos, t)) for t in self.texts}
         found = [m for t in self.texts
                  for m in mentions(first_field[t], t, infos[t].ents, infos[t].capitals, self.is_name[t], labels)]
+        ner_names = [m.text for m in found]
+        for t, more in zip(self.texts, shaped(self.texts, ner_names, labels), strict=True):
+            found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
         taken = {w.casefold() for t in self.texts + [v for r in rows for v in r.metadata.values()]
                  for w in _WORD.findall(t)}
 
@@ -204,7 +208,8 @@ class _Group:
             taken.add(new.lower())
             return new
 
-        self.table: Table = build_table(found, make)
+        self.table: Table = build_table(found, make, lambda form: any(word_in(form, t) is not None
+                                                                     for t in self.texts))
         self.slots: dict[str, list[Slot]] = {t: [] for t in self.texts}
         if dates:
             bares = {}

@@ -21,16 +21,20 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from dataclasses import replace as _with
 
+from .kinds import initials
 from .names import VERY_COMMON_ZIPF, is_common, is_known_name, is_surname
+from .places import country_of, sibling_forms
 from .words import label_cell, never_name, sentence_start, unit_at
 
 ENTITY_TYPES = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
-                "LANGUAGE", "PROPN")
+                "LANGUAGE", "PROPN", "TAXON", "SCRIPT")
 """Labels of the names that are replaced, in the order their parts get a style (persons first): spaCy's
-entity labels, and PROPN for proper nouns the NER model missed (see ``propn_mentions``)."""
+entity labels, PROPN for proper nouns the NER model missed (see ``propn_mentions``), and TAXON and SCRIPT
+for binomials and non-Latin or IPA renderings (see ``kinds``)."""
 _STYLE = {"PERSON": "family", "NORP": "demonym", "LANGUAGE": "demonym", "GPE": "place", "LOC": "place",
-          "FAC": "place"}
+          "FAC": "place", "SCRIPT": "place"}
 
 FUNCTION = frozenset("of the and & de la le les du des der den van von da di del della y al el bin ibn for on in "
                      "at upon to a an all".split())
@@ -344,7 +348,7 @@ class Table:
         are no common word (as written or in capitals)."""
         if self.regex is None:
             return []
-        return sorted({m[0] for m in self.regex.finditer(text) if self._lookup(m[0])[1] not in ("", "proper")})
+        return sorted({m[0] for m in self.regex.finditer(text) if self._lookup(m["name"])[1] not in ("", "proper")})
 
     def matches(self, text: str, is_name: Callable[[int], bool] | None = None) -> list[Hit]:
         """Every alias mention in ``text`` whose replacement differs from it.
@@ -358,13 +362,13 @@ class Table:
             return []
         out = []
         for m in self.regex.finditer(text):
-            found = m[0]
+            found = m["name"]  # without a plural ending: "Habsburgs" is a form of "Habsburg"
             key, mode = self._lookup(found)
             if not key or (mode == "proper" and is_name is not None and not is_name(m.start())):
                 continue
             edits = self.replaced_parts(found, m.start())
             if edits:
-                out.append(Hit(m.start(), m.end(), self.compose(found), key, tuple(edits)))
+                out.append(Hit(m.start(), m.end(), self.compose(found) + m["suffix"], key, tuple(edits)))
         return out
 
 
@@ -379,12 +383,22 @@ class Hit:
     parts: tuple[tuple[int, int, str], ...]
 
 
-def build_table(found: Sequence[Mention], invent: Callable[[str, str], str]) -> Table:
-    """The mapping for the mentions of one instance; ``invent(style, original part)`` makes new parts."""
+def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
+                present: Callable[[str], bool] = lambda form: False) -> Table:
+    """The mapping for the mentions of one instance; ``invent(style, original part)`` makes new parts.
+
+    ``present`` tells whether a form occurs in the instance: the other forms of a replaced country
+    that do ("French", "FRA" beside "France") are mapped with it (see ``places``).
+    """
     table = Table()
     by_key: dict[str, list[Mention]] = {}
     for m in found:
         by_key.setdefault(norm(m.text), []).append(m)
+    for key in [k for k in by_key if re.search(r"[^\W\d_]s$", k)]:  # "Habsburgs" is a form of "Habsburg"
+        base = next((b for b in (key[:-1], key[:-2]) if b in by_key and b != key), None)
+        if base is not None:
+            by_key[base] += [_with(m, text=m.text[:len(m.text) - len(key) + len(base)])
+                             for m in by_key.pop(key)]
     order = {label: i for i, label in enumerate(ENTITY_TYPES)}
     for key, ms in by_key.items():
         labels = Counter(m.label for m in ms)
@@ -399,6 +413,8 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str]) -> 
         if not _map_parts(table, ent, invent):
             del table.entities[ent.key]
     ranked = [e for e in ranked if e.key in table.entities]
+    ranked += _link_places(table, present, invent)
+    _link_initialisms(table)
     spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
     for ent in ranked:
         for s in ent.surfaces:
@@ -414,7 +430,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str]) -> 
         ci = [(a, f"(?i:{alias_pattern(spelled[a])})") for a, (_, mode) in table.aliases.items() if mode == "full"]
         cs = [(a, alias_pattern(a)) for a, (_, mode) in table.aliases.items() if mode != "full"]
         alts = [p for _, p in sorted(ci + cs, key=lambda ap: (-len(ap[0]), ap[0]))]
-        table.regex = re.compile(r"(?<!\w)(?:" + "|".join(alts) + r")(?!\w)")
+        table.regex = re.compile(r"(?<!\w)(?P<name>" + "|".join(alts) + r")(?P<suffix>(?:e?s)?)(?!\w)")
     return table
 
 
@@ -434,7 +450,7 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
     lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
     replace = [i for i, w in enumerate(words)  # a title after the name is a name: "Amanda Khan"
                if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
-    if ent.label == "TAXON":  # "Panthera leo": the lower-case epithet is as much a name as the genus
+    if ent.label in ("TAXON", "SCRIPT"):  # "Panthera leo": the lower-case epithet is as much a name as the genus
         replace = [i for i, w in enumerate(words) if len(w) > 1 and w.isalpha()]
     if not replace:  # a name of generic words only ("Government College University"): its first word changes
         first = next((i for i, w in enumerate(words)
@@ -461,6 +477,36 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
             style = _STYLE.get(ent.label, "org")
         table.part_map[key] = invent(style, w)
     return True
+
+
+def _link_places(table: Table, present: Callable[[str], bool], invent: Callable[[str, str], str]) -> list[Entity]:
+    """Map the sibling forms of every replaced country (demonym, name, code); the new entities, if any."""
+    single = {e.key: table.part_map[e.key] for e in table.entities.values() if e.key in table.part_map}
+    added = []
+    for original, new in sibling_forms(present, single, lambda name: invent("place", name)).items():
+        key = norm(original)
+        table.part_map[key] = new
+        if key not in table.entities:
+            country = country_of(original)
+            label = "ORG" if country and original == country.code else "NORP" if country and \
+                original == country.demonym else "GPE"
+            table.entities[key] = Entity(key, label, original, [original])
+            added.append(table.entities[key])
+    return added
+
+
+def _link_initialisms(table: Table) -> None:
+    """An acronym of the instance that is the initialism of another name follows it ("PRI" -> "TCA")."""
+    for ent in table.entities.values():
+        if not (ent.surface.isupper() and ent.surface.isalpha() and ent.key in table.part_map):
+            continue
+        for other in table.entities.values():
+            if other is not ent and ent.surface in initials(other.surface):
+                new = initials(table.compose(other.surface))
+                fitting = sorted(n for n in new if len(n) == len(ent.surface))
+                if fitting:
+                    table.part_map[ent.key] = fitting[0]
+                break
 
 
 _RANK = {"exact": 0, "surname": 0, "part": 1, "proper": 2}

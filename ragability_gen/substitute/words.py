@@ -21,6 +21,8 @@ _CARDINALS = ("zero one two three four five six seven eight nine ten eleven twel
               "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
               "thousand million billion trillion").split()
 ERAS = frozenset("bc ad bce ce b.c. a.d. b.c.e. c.e.".split())
+_LABELS = frozenset("ipa".split())
+"""Labels of a rendering ("IPA: [mɐˈskva]"), no names."""
 _STARTERS = "|*•#=;:.!?\t"
 _UNIT_AFTER_NUMBER = re.compile(r"\d(?:[\d.,]*\d)?\s?$")
 
@@ -29,7 +31,7 @@ _UNIT_AFTER_NUMBER = re.compile(r"\d(?:[\d.,]*\d)?\s?$")
 def _never() -> frozenset[str]:
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    return frozenset(STOP_WORDS) | frozenset(_ORDINALS) | frozenset(_CARDINALS) | ERAS
+    return frozenset(STOP_WORDS) | frozenset(_ORDINALS) | frozenset(_CARDINALS) | ERAS | _LABELS
 
 
 def never_name(word: str) -> bool:
