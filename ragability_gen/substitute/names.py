@@ -25,6 +25,9 @@ _DEMONYM_ENDINGS = ("ians", "ans", "ese", "ish", "ian", "ic", "an", "i")
 _VOWELS = set("aeiouAEIOU")
 COMMON_ZIPF = 3.3
 """wordfreq Zipf frequency from which a word counts as common (3.3: about 2 per million words)."""
+RARE_ZIPF = 2.5
+"""... and below this as rare (1 in 3 million words): "kwanza", "Habsburg"; a name part that rare is the name
+also in lower case."""
 VERY_COMMON_ZIPF = 4.5
 """... and as very common (30 per million): "Notes", "Liberal", "India"; not "Bremen" (3.5)."""
 
