@@ -1,7 +1,9 @@
 """Stage 2 (``ragability-gen substitute``): make instances novel with fantasy entities and shifted dates.
 
 - ``core``: instances in, verified instances and audit records out.
-- ``entities``: which NER mentions count, the part-by-part mapping, aliases and replacement.
+- ``entities``: which NER mentions count; ``words``: words that are never names, sentence and cell starts.
+- ``kinds``: names NER misses (binomials, other scripts, events, codes, initialisms); ``places``: countries.
+- ``mapping``: the part-by-part mapping, aliases and replacement; ``scan``: the independent leak scan.
 - ``names``: invented names (Faker material, seeded), checked not to be real words or names.
 - ``dates``: date expressions, the offset choice, rendering and reading back.
 - ``rewrite``: applying a mapping to one text as edits, and the checks.

@@ -27,8 +27,9 @@ from ragability_gen.core.model import Answer, Instance
 from ragability_gen.errors import InputError
 
 from .dates import Evidence, Slot, choose_offset, decide, find_dates
-from .entities import ENTITY_TYPES, Mention, NameTest, Table, build_table, mentions, ordinary
+from .entities import ENTITY_TYPES, Mention, NameTest, mentions, ordinary
 from .kinds import shaped
+from .mapping import Table, build_table
 from .names import invent
 from .nlp import Annotations, load_model, model_label
 from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
@@ -223,7 +224,8 @@ class _Group:
                  for m in mentions(first_field[t], t, infos[t].ents, infos[t].capitals, self.is_name[t], labels)]
         for row in rows:  # NER does not read metadata: a title's rare words ("Argentovaria") are names too
             for key, value in row.metadata.items():
-                found += [Mention(f"metadata/{key}", m.start(), m.end(), m[0], "PROPN") for m in _CAPITAL.finditer(value)
+                found += [Mention(f"metadata/{key}", m.start(), m.end(), m[0], "PROPN")
+                          for m in _CAPITAL.finditer(value)
                           if not _URL.fullmatch(value.strip()) and not ordinary(m[0]) and not never_name(m[0])]
         ner_names = [m.text for m in found]
         for t, more in zip(self.texts, shaped(self.texts, ner_names, labels), strict=True):
