@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as _with
 
@@ -78,14 +78,18 @@ class Table:
     entities: dict[str, Entity] = field(default_factory=dict)
     part_map: dict[str, str] = field(default_factory=dict)
     forced: set[str] = field(default_factory=set)
+    whole: dict[str, str] = field(default_factory=dict)
+    keep: frozenset[str] = frozenset()
     aliases: dict[str, tuple[str, str]] = field(default_factory=dict)
     regex: re.Pattern[str] | None = None
 
     def replaced_parts(self, text: str, at: int = 0) -> list[tuple[int, int, str]]:
         """(start, end, new part) for every mapped part of ``text`` (offsets plus ``at``), in its case style."""
+        if norm(text) in self.whole:  # a given replacement of another shape: the whole mention changes
+            return [(at, at + len(text), styled(self.whole[norm(text)], text))]
         out = []
         for a, b in parts(text):
-            new = self.part_map.get(norm(text[a:b]))
+            new = None if norm(text[a:b]) in self.keep else self.part_map.get(norm(text[a:b]))
             if new is not None:
                 out.append((at + a, at + b, styled(new, text[a:b])))
         return out
@@ -143,13 +147,20 @@ class Hit:
 
 
 def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
-                present: Callable[[str], bool] = lambda form: False) -> Table:
+                present: Callable[[str], bool] = lambda form: False, fixed: Mapping[str, str] | None = None,
+                pinned: Mapping[str, str] | None = None, keep: Collection[str] = ()) -> Table:
     """The mapping for the mentions of one instance; ``invent(style, original part)`` makes new parts.
 
-    ``present`` tells whether a form occurs in the instance: the other forms of a replaced country
-    that do ("French", "FRA" beside "France") are mapped with it (see ``places``).
+    Args:
+        present: Whether a form occurs in the instance: the other forms of a replaced country that do
+            ("French", "FRA" beside "France") are mapped with it (see ``places``).
+        fixed: Entity key (``norm``) -> its given replacement (an edited mapping): these entities take
+            it (part by part when both have as many parts, else as a whole), and no sibling is linked.
+        pinned: Part key -> the replacement an earlier pass gave it, kept.
+        keep: Part keys never replaced (a reviewer found them no names).
     """
-    table = Table()
+    table = Table(keep=frozenset(keep))
+    table.part_map.update({k: v for k, v in (pinned or {}).items() if k not in table.keep})
     by_key: dict[str, list[Mention]] = {}
     for m in found:
         by_key.setdefault(norm(m.text), []).append(m)
@@ -169,11 +180,15 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
         table.entities[key] = Entity(key, label, surface, sorted(surfaces))
     ranked = sorted(table.entities.values(), key=lambda e: (order[e.label], -len(parts(e.surface)), e.key))
     for ent in ranked:
-        if not _map_parts(table, ent, invent):
+        if ent.key in (fixed or {}):
+            if not _fix(table, ent, (fixed or {})[ent.key]):
+                del table.entities[ent.key]
+        elif not _map_parts(table, ent, invent):
             del table.entities[ent.key]
     ranked = [e for e in ranked if e.key in table.entities]
-    ranked += _link_places(table, present, invent)
-    _link_initialisms(table)
+    if fixed is None:
+        ranked += _link_places(table, present, invent)
+        _link_initialisms(table)
     spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
     for ent in ranked:
         for s in ent.surfaces:
@@ -202,6 +217,20 @@ def _exact(surface: str) -> bool:
     return len(words) == 1 and not is_known_name(words[0]) and is_common(words[0], 1.0)
 
 
+def _fix(table: Table, ent: Entity, new: str) -> bool:
+    """Map ``ent`` to a given replacement; False when it is the original (the entity stays as it is)."""
+    old_parts, new_parts = parts(ent.surface), parts(new)
+    if norm(new) == ent.key:
+        return False
+    if len(old_parts) != len(new_parts):
+        table.whole[ent.key] = new
+        return True
+    for (a, b), (c, d) in zip(old_parts, new_parts, strict=True):
+        if norm(ent.surface[a:b]) != norm(new[c:d]):
+            table.part_map[norm(ent.surface[a:b])] = new[c:d]
+    return True
+
+
 def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> bool:
     """Give every distinctive part of ``ent`` an invented part; False when it has no part to replace."""
     words = [ent.surface[a:b] for a, b in parts(ent.surface)]
@@ -211,6 +240,9 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
                if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
     if ent.label in ("TAXON", "SCRIPT"):  # "Panthera leo": the lower-case epithet is as much a name as the genus
         replace = [i for i, w in enumerate(words) if len(w) > 1 and w.isalpha()]
+    replace = [i for i in replace if norm(words[i]) not in table.keep]
+    if not replace and any(norm(w) in table.keep for w in words):
+        return any(norm(w) in table.part_map for w in words)
     if not replace:  # a name of generic words only ("Government College University"): its first word changes
         first = next((i for i, w in enumerate(words)
                       if w[:1].isalpha() and w.casefold() not in FUNCTION and not never_name(w)), None)
