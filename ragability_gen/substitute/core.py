@@ -65,6 +65,8 @@ class SubstituteSummary:
     urls_removed: int = 0
     suspected: int = 0
     suspects: Counter[str] = field(default_factory=Counter)
+    reviewer: str = ""
+    review: Counter[str] = field(default_factory=Counter)
     model: str = ""
 
     def lines(self) -> list[str]:
@@ -78,11 +80,16 @@ class SubstituteSummary:
         out += [f"  repaired {n}: {r}" for r, n in sorted(self.repairs.items())]
         out += [f"  excluded {n}: {r}" for r, n in sorted(self.excluded.items())]
         if self.suspects:
-            out.append(f"  leak scan: {self.suspected} written instances with suspects ("
+            out.append(f"  leak scan: {self.suspected} instances with suspects ("
                        + ", ".join(f"{k} {v}" for k, v in sorted(self.suspects.items())) + "); see 'suspects' in "
-                       "the audit file, or exclude them with --strict")
+                       "the audit file (--strict leaves them out)")
         else:
             out.append("  leak scan: no suspects")
+        if self.reviewer:
+            r = self.review
+            out.append(f"  reviewer {self.reviewer}: {r['reviewed']} instances reviewed, {r['added']} names added, "
+                       f"{r['restored']} words restored, {r['ignored']} findings not applicable, "
+                       f"{r['error']} without a valid reply")
         if self.urls_removed:
             out.append(f"  source URLs removed from metadata: {self.urls_removed}")
         return out
@@ -196,7 +203,11 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
         audit.append(rec)
         summary.urls_removed += len(rec["removed"])
         summary.suspects.update(s["kind"] for s in rec["suspects"])
-        summary.suspected += bool(rec["suspects"]) and done is not None
+        summary.suspected += bool(rec["suspects"])
+        if rec["review"] is not None:
+            summary.reviewer = rec["review"]["model"]
+            summary.review.update(reviewed=1, error=int(rec["review"]["error"] is not None),
+                                  **{k: len(rec["review"][k]) for k in ("added", "restored", "ignored")})
         if done is None:
             summary.excluded.update({r for r, _ in rec["problems"]})
             continue

@@ -10,7 +10,8 @@ shows up here rather than in a testee's answer:
 - ``ner``: an entity NER finds in the output whose words were words of the input's names;
 - ``country``: a country's name, demonym or code in the output when a form of the same country
   was in the input and was replaced ("French" left after "France" became "Tenslo");
-- ``rare``: a word of the input that is no English word at all (wordfreq) and survives unchanged;
+- ``rare``: a word of the input that is no English word at all (wordfreq knows neither it nor its
+  singular) and survives unchanged ("pardinus", "kwanzas");
 - ``script``: letters of a non-Latin script, or an IPA transcription, in the output.
 
 Words that substitution keeps on purpose (designators such as "University" or "War", titles,
@@ -67,6 +68,16 @@ def input_names(texts: Iterable[str], ents: Mapping[str, Sequence[tuple[int, int
     return {w for w in out if not _kept_word(w) and any(c.isalpha() for c in w)}
 
 
+def _unknown(word: str) -> bool:
+    """True for a word wordfreq does not know at all, nor its singular ("ambulatories" is known)."""
+    if len(word) < 4 or any(ch.isupper() for ch in word[1:]) or is_common(word, 0.01):
+        return False
+    low = word.lower()
+    singulars = [low[:-3] + "y", low[:-2], low[:-1]] if low.endswith("ies") else [low[:-2], low[:-1]] \
+        if low.endswith("es") else [low[:-1]] if low.endswith("s") else []
+    return not any(is_common(s, 0.01) for s in singulars)
+
+
 def _base(word: str, names: set[str]) -> str | None:
     low = word.casefold()
     if low in names:
@@ -104,7 +115,7 @@ def scan(old: Mapping[str, str], new: Mapping[str, str], names: set[str], invent
                 add(field, w, "name")
             elif w[:1].isupper() and (c := country_of(w)) is not None and id(c) in in_countries:
                 add(field, w, "country")
-            elif low in old_words and not is_common(w, 0.5) and not any(ch.isupper() for ch in w[1:]):
+            elif low in old_words and not field.startswith("metadata/") and _unknown(w):
                 add(field, w, "rare")
         for s, e, label in out_ents.get(text, ()):
             if label not in ENTITY_TYPES:
