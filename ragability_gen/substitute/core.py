@@ -36,7 +36,7 @@ from .names import invent
 from .nlp import Annotations, load_model, model_label
 from .review import plan, review
 from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
-from .scan import input_names, scan
+from .scan import input_names, needs_ner, scan
 from .words import never_name
 
 ENTITY_LEFT = "an original entity string is left in a field"
@@ -186,8 +186,11 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
         raise InputError(problems)
     if reviewer is not None:
         built = _reviewed(built, reviewer, infos, seed, labels, dates, on_review)
-    # the leak scan's own NER pass, over the rewritten texts
-    new_texts = list(dict.fromkeys(rw.new for _, g in built for rw in g.rewrites.values()))
+    # the leak scan's own NER pass, over the rewritten texts that still hold a word of an input name
+    for _, g in built:
+        g.prepare_scan()
+    new_texts = list(dict.fromkeys(rw.new for _, g in built for rw in g.rewrites.values()
+                                   if needs_ner(rw.new, g.names, g.invented)))
     first = len(texts)
     out_infos = Annotations(nlp, new_texts, on_progress=(lambda n: on_progress(first + n, first + len(new_texts)))
                             if on_progress else None)
@@ -358,6 +361,12 @@ class _Group:
         rw.problems += check_numbers(rw)
         return rw
 
+    def prepare_scan(self) -> None:
+        """The input's name words and the invented words, which the leak scan compares the output with."""
+        self.names = input_names(self.texts, {t: self.infos[t].ents for t in self.texts})
+        self.invented = {w.casefold() for v in list(self.table.part_map.values()) + list(self.table.whole.values())
+                         for w in _WORD.findall(v)}
+
     def review_texts(self) -> list[tuple[str, str]]:
         """(field, rewritten text) of every distinct text, for the reviewer."""
         first: dict[str, str] = {}
@@ -372,8 +381,6 @@ class _Group:
 
     def results(self, out_infos: Annotations, strict: bool) -> list[tuple[Instance | None, dict[str, Any]]]:
         """The rows' outcomes; ``out_infos`` has NER of the rewritten texts, for the leak scan."""
-        self.names = input_names(self.texts, {t: self.infos[t].ents for t in self.texts})
-        self.invented = {w.casefold() for v in self.table.part_map.values() for w in _WORD.findall(v)}
         self.out_infos, self.strict = out_infos, strict
         return [self._row(row) for row in self.rows]
 

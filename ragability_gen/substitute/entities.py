@@ -11,6 +11,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .names import VERY_COMMON_ZIPF, is_common, is_known_name, is_surname
 from .words import label_cell, never_name, sentence_start, unit_at
@@ -52,7 +53,7 @@ GENERIC = frozenset("""
     rms hms uss ss mv hmas
     """.split())
 """Designators kept as they are inside names ("RMS Lusitania", "Tobolsk Viceroyalty", "Free City of Oskel")."""
-_MONTHS_DAYS = frozenset("january february march april may june july august september october november december "
+MONTHS_DAYS = frozenset("january february march april may june july august september october november december "
                          "monday tuesday wednesday thursday friday saturday sunday".split())
 _PART = re.compile(r"(?:[^\W\d_]\.){2,}|[^\W_]+(?:['’][^\W_]+)*")
 _DOTTED = re.compile(r"(?:[^\W\d_]\.){2,}")
@@ -88,6 +89,7 @@ def parts(text: str) -> list[tuple[int, int]]:
     return out
 
 
+@lru_cache(maxsize=1 << 16)
 def ordinary(word: str) -> bool:
     """True for a word that is more likely an ordinary English word than a name: common in English, and
     either very common ("White", "Will") or no given, family or place name ("Liberal"; not "Amber",
@@ -220,7 +222,7 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         words = [text[a:b] for a, b in ps]
         if not any(w[:1].isalpha() for w in words):
             continue
-        if len(words) == 1 and (words[0].casefold() in _MONTHS_DAYS or _kept(words[0], True) or unit_at(text, s, e)):
+        if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or _kept(words[0], True) or unit_at(text, s, e)):
             continue
         content = [w for w in words if not _kept(w, False)]
         if not content or (all(ordinary(w) for w in content) and label_cell(text, s, e)):
@@ -269,7 +271,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         s, e = span
         words = [text[s + x:s + y] for x, y in parts(text[s:e])]
         content = [w for w in words if not _kept(w, True)]
-        if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in _MONTHS_DAYS for w in words)
+        if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words)
                 or all(ordinary(w) for w in content)):
             continue
         if is_name(s):

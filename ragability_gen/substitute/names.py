@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import unicodedata
 from collections.abc import Callable, Iterable
-from functools import cache
+from functools import cache, lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -132,7 +132,13 @@ def is_common(word: str, level: float = COMMON_ZIPF) -> bool:
 
     wordfreq counts are case-blind, so well-known names count too: "Bremen" is as common as "hurling".
     """
-    return _zipf()(word, "en") >= level
+    return zipf_en(word) >= level
+
+
+@lru_cache(maxsize=1 << 17)
+def zipf_en(word: str) -> float:
+    """wordfreq's English Zipf frequency of ``word``, cached: the same words are asked about again and again."""
+    return _zipf()(word, "en")
 
 
 @cache

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .entities import ENTITY_TYPES, GENERIC, TITLES, ordinary, parts
+from .entities import ENTITY_TYPES, GENERIC, MONTHS_DAYS, TITLES, ordinary, parts
 from .kinds import scripts
 from .names import is_common
 from .places import country_of
@@ -50,7 +50,7 @@ class Suspect:
 
 def _kept_word(word: str) -> bool:
     low = word.casefold()
-    return len(word) < 3 or never_name(word) or low in GENERIC or low in TITLES
+    return len(word) < 3 or never_name(word) or low in GENERIC or low in TITLES or low in MONTHS_DAYS
 
 
 def input_names(texts: Iterable[str], ents: Mapping[str, Sequence[tuple[int, int, str]]]) -> set[str]:
@@ -84,6 +84,13 @@ def _base(word: str, names: set[str]) -> str | None:
         return low
     stem = _ENDING.sub("", low)
     return stem if stem != low and stem in names else None
+
+
+def needs_ner(text: str, names: set[str], invented: set[str]) -> bool:
+    """True when ``text`` has a word of an input name (not invented, not kept): only then can NER on it
+    find an entity made of such words, so only such output texts go through the scan's NER pass."""
+    return any(_base(m[0], names) is not None and m[0].casefold() not in invented and not _kept_word(m[0])
+               for m in _WORD.finditer(text))
 
 
 def scan(old: Mapping[str, str], new: Mapping[str, str], names: set[str], invented: set[str],
