@@ -49,7 +49,8 @@ class Suspect:
 
 
 def _kept_word(word: str) -> bool:
-    low = word.casefold()
+    low = re.sub(r"['’]s?$", "", word.casefold())
+    word = word[:len(low)]
     return len(word) < 3 or never_name(word) or low in GENERIC or low in TITLES or low in MONTHS_DAYS
 
 
