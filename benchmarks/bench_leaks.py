@@ -11,8 +11,8 @@ written instance with its input instance, field by field, with its own evidence:
 - ner: an entity spaCy's NER finds in the output (with the parser, a different pipeline set from the
   tool's) one of whose words is a word of an NER entity of the input, no stop word and not common
   (Zipf below 3.5: designators such as "Sea" or "Chapel" that stay in an invented name do not count);
-- ordinary words lost: a word written in lower case in an input text with Zipf 3.0 or more, or a stop
-  word in any case, that occurs fewer times in the output text;
+- ordinary words lost: a whole word written in lower case in an input text with Zipf 3.0 or more, or a
+  stop word not in capitals ("US" is a name), that occurs fewer times in the output text;
 - hard cases: the regression set (``tests/data/substitute/regression.jsonl``), each case passing when
   every ``keep`` string stays and every ``gone`` name goes.
 
@@ -39,6 +39,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REGRESSION = HERE.parent / "tests" / "data" / "substitute" / "regression.jsonl"
 WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+WHOLE_WORD = re.compile(r"(?<!\w)[^\W\d_]+(?:['’][^\W\d_]+)*(?!\w)")  # not "st" of "21st"
 
 SUBSTITUTE = """
 import sys
@@ -119,8 +120,8 @@ class Detector:
 
     def lost(self, old: str, new: str) -> list[str]:
         def ordinary(text: str) -> Counter[str]:
-            return Counter(w.casefold() for w in WORD.findall(text)
-                           if (w.islower() and self.zipf(w) >= 3.0) or w.casefold() in self.stop)
+            return Counter(w.casefold() for w in WHOLE_WORD.findall(text)
+                           if (w.islower() and self.zipf(w) >= 3.0) or (w.casefold() in self.stop and not w.isupper()))
 
         before, after = ordinary(old), ordinary(new)
         return [w for w, n in before.items() if after[w] < n]
