@@ -27,7 +27,7 @@ from .entities import ENTITY_TYPES
 from .nlp import DEFAULT_MODELS, load_model
 
 __all__ = ["DEFAULT_MODELS", "ENTITY_TYPES", "SubstituteResult", "SubstituteSummary", "check_types",
-           "instance_seed", "load_model", "mapping_path_for", "substitute_file", "substitute_instances"]
+           "instance_seed", "load_model", "mapping_path_for", "read_mapping", "substitute_file", "substitute_instances"]
 
 
 def mapping_path_for(output: str | Path) -> Path:
