@@ -152,6 +152,14 @@ def convert(input_file: Path, output: Path | None, suite: str | None, prompts_ou
             click.echo(line, err=True)
 
 
+def _reviewer_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The shared model options for substitute's reviewer, less the sampling seed (--seed is substitution's)."""
+    command = llm_options(command)
+    command.__click_params__ = [p for p in command.__click_params__  # type: ignore[attr-defined]
+                                if p.name != "llm_seed"]
+    return command
+
+
 @main.command()
 @click.argument("input_file", metavar="INPUT", type=click.Path(dir_okay=False, path_type=Path))
 @_corpus_output
@@ -167,19 +175,32 @@ def convert(input_file: Path, output: Path | None, suite: str | None, prompts_ou
 @click.option("--converter", metavar="NAME|PATH",
               help="Converter spec for INPUT: a shipped name (see converters/) or a path "
                    "(default: recognised from INPUT, else ragability-v0.4).")
+@click.option("--strict", is_flag=True,
+              help="Leave out every instance in which the independent leak scan suspects an original name.")
+@click.option("--mapping-in", "mapping_in", type=click.Path(dir_okay=False, path_type=Path),
+              help="An audit file, edited by hand, to apply again: the ids it lists get exactly its entities, "
+                   "replacements and date offsets.")
+@click.option("--reviewer", metavar="MODEL",
+              help="A model that reviews every substituted instance for names left and words broken; its findings "
+                   "are applied through the mapping and verified (a config alias or provider/model).")
+@_reviewer_options
 @click.option("-q", "--quiet", is_flag=True, help="Do not print the summary.")
 def substitute(input_file: Path, output: Path, mapping: Path | None, seed: int, types: str | None, no_dates: bool,
-               model: str | None, converter: str | None, quiet: bool) -> None:
+               model: str | None, converter: str | None, strict: bool, mapping_in: Path | None,
+               reviewer: str | None, quiet: bool, **kw: Any) -> None:
     """Make the instances of a corpus INPUT novel: fantasy entities and shifted dates, verified, with an audit file."""
-    bar = _Bar("NER", "text", quiet)
+    settings = {k: v for k, v in llm_settings({**kw, "llm_seed": None}).items() if k != "seed"}
+    bar, review_bar = _Bar("NER", "text", quiet), _Bar("review", "instance", quiet)
     try:
         conv_summary, summary, map_path = substitute_file(
             input_file, output, mapping, converter, seed, types.split(",") if types is not None else ENTITY_TYPES,
-            not no_dates, model, bar)
+            not no_dates, model, bar, strict=strict, mapping_in=mapping_in, reviewer=reviewer,
+            on_review=review_bar, **settings)
     except (RagabilityGenError, OSError) as e:
         raise _fail(e) from None
     finally:
         bar.close()
+        review_bar.close()
     if not quiet:
         lines = conv_summary.lines() + summary.lines()
         lines.append(f"wrote {summary.substituted + summary.repaired} instances to {output} and the mapping to "

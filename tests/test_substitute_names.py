@@ -9,7 +9,8 @@ from faker import Faker
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragability_gen.substitute.entities import Mention, build_table, parts, styled, trim
+from ragability_gen.substitute.entities import Mention, parts, styled, trim
+from ragability_gen.substitute.mapping import build_table
 from ragability_gen.substitute.names import STYLES, invent, is_common, is_real
 from ragability_gen.substitute.rewrite import rewrite
 

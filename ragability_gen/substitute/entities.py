@@ -1,35 +1,26 @@
-"""Entities of one instance: which NER mentions count, what each becomes, and where each is mentioned.
+"""Entities of one instance: which NER mentions count, and the words of names (parts, designators, titles).
 
-Names are replaced part by part: every distinctive part ("Lusitania", "D'Oyly", "Tobolsk") gets one
-invented part per instance, and generic parts ("RMS", "Sea", "University", "of", "Sir") stay. So
-"Tobolsk" and "Tobolsk Viceroyalty" stay linked ("Dremsk", "Dremsk Viceroyalty"), a surname alone
-follows the full name, and "RMS Lusitania" keeps reading like a ship.
-
-Where a name is replaced (aliases, longest first, word-bounded):
-- every entity string NER found in any field, in every field, case-insensitively (case style kept);
-- a person's surname alone, as written or in capitals;
-- any other distinctive part alone (a given name, "Lusitania" of "RMS Lusitania"), as written or in
-  capitals; if the part is an ordinary English word, only where it is a name (capitalised where no
-  sentence starts, or tagged a proper noun), so "Will" the name changes, "will" and "Will they ...?"
-  do not.
+A mention counts when it names something: not a lone month, weekday, stop word, number word, era
+marker or unit, not an ordinary word filling a table cell or opening a sentence, line or list item
+(see ``words``). Proper nouns NER missed are added as PROPN. What each becomes is ``mapping``'s work.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import lru_cache
 
 from .names import VERY_COMMON_ZIPF, is_common, is_known_name, is_surname
+from .words import label_cell, never_name, sentence_start, unit_at
 
 ENTITY_TYPES = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
-                "LANGUAGE", "PROPN")
+                "LANGUAGE", "PROPN", "TAXON", "SCRIPT")
 """Labels of the names that are replaced, in the order their parts get a style (persons first): spaCy's
-entity labels, and PROPN for proper nouns the NER model missed (see ``propn_mentions``)."""
-_STYLE = {"PERSON": "family", "NORP": "demonym", "LANGUAGE": "demonym", "GPE": "place", "LOC": "place",
-          "FAC": "place"}
+entity labels, PROPN for proper nouns the NER model missed (see ``propn_mentions``), and TAXON and SCRIPT
+for binomials and non-Latin or IPA renderings (see ``kinds``)."""
 
 FUNCTION = frozenset("of the and & de la le les du des der den van von da di del della y al el bin ibn for on in "
                      "at upon to a an all".split())
@@ -62,9 +53,10 @@ GENERIC = frozenset("""
     rms hms uss ss mv hmas
     """.split())
 """Designators kept as they are inside names ("RMS Lusitania", "Tobolsk Viceroyalty", "Free City of Oskel")."""
-_MONTHS_DAYS = frozenset("january february march april may june july august september october november december "
+MONTHS_DAYS = frozenset("january february march april may june july august september october november december "
                          "monday tuesday wednesday thursday friday saturday sunday".split())
-_PART = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_PART = re.compile(r"(?:[^\W\d_]\.){2,}|[^\W_]+(?:['’][^\W_]+)*")
+_DOTTED = re.compile(r"(?:[^\W\d_]\.){2,}")
 _PARTICLE = re.compile(r"(?:d|l|dell|dall|de)['’](?=[^\W\d_])")
 _ROMAN = re.compile(r"(?=[IVXLC])C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
 _TRAIL = re.compile(r"(?:['’]s|['’]|[^\w.]+|(?<=[^\W\d_]{2})\.)$")
@@ -97,6 +89,7 @@ def parts(text: str) -> list[tuple[int, int]]:
     return out
 
 
+@lru_cache(maxsize=1 << 16)
 def ordinary(word: str) -> bool:
     """True for a word that is more likely an ordinary English word than a name: common in English, and
     either very common ("White", "Will") or no given, family or place name ("Liberal"; not "Amber",
@@ -110,6 +103,7 @@ def _kept(part: str, first: bool, person: bool = False) -> bool:
     family name ("Damon Hill"; but "Castle Donington", which NER may call a person, keeps "Castle")."""
     low = part.casefold()
     return (len(part) == 1 or low in FUNCTION or low in TITLES or low in SUFFIXES
+            or (never_name(part) and not (person and is_known_name(low)))
             or (low in GENERIC and not (person and is_surname(low)))
             or any(c.isdigit() for c in part) or part[:1].islower()
             or (not first and _ROMAN.fullmatch(part) is not None))
@@ -175,12 +169,6 @@ def trim(text: str, start: int, end: int) -> tuple[int, int] | None:
     return (start, end) if start < end else None
 
 
-def sentence_start(text: str, pos: int) -> bool:
-    """True when the word at ``pos`` opens the text or a sentence (so its capital says nothing)."""
-    before = text[:pos].rstrip(" \t\r\n\"'“‘([")
-    return not before or before[-1] in ".!?:;"
-
-
 class NameTest:
     """Whether a capitalised word at an offset of ``text`` is a name.
 
@@ -200,7 +188,14 @@ class NameTest:
         return i >= 0 and pos < spans[i][1]
 
     def __call__(self, pos: int) -> bool:
-        return not sentence_start(self.text, pos) or self.tagged(pos)
+        if sentence_start(self.text, pos):
+            return self.tagged(pos) and not self.in_label(pos)
+        return not self.in_label(pos)
+
+    def in_label(self, pos: int) -> bool:
+        """True when the word at ``pos`` is an ordinary word filling a table cell or a label."""
+        m = _PART.match(self.text, pos)
+        return m is not None and ordinary(m[0]) and label_cell(self.text, pos, m.end())
 
 
 def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], capitals: Sequence[tuple[int, int]],
@@ -227,10 +222,19 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         words = [text[a:b] for a, b in ps]
         if not any(w[:1].isalpha() for w in words):
             continue
-        if len(words) == 1 and (words[0].casefold() in _MONTHS_DAYS or _kept(words[0], True)):
+        if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or _kept(words[0], True) or unit_at(text, s, e)):
             continue
+        content = [w for w in words if not _kept(w, False)]
+        if not content or (all(ordinary(w) for w in content) and label_cell(text, s, e)):
+            continue  # "Second", "Their", a table header "Total Distance", a key "Born:"
         if len(words) == 1 and label not in ("NORP", "LANGUAGE"):
-            if words[0][:1].isupper() and (not is_common(words[0], VERY_COMMON_ZIPF) or is_name.tagged(s)):
+            if not words[0][:1].isupper():
+                continue
+            if ordinary(words[0]) and not is_known_name(words[0]):  # "Distance", "Winner": a name only where a
+                # capital says so and the tagger agrees ("France" and "Will" are known names: as before)
+                if not sentence_start(text, s) and is_name.tagged(s):
+                    out.append(Mention(field_name, s, e, text[s:e], label))
+            elif not is_common(words[0], VERY_COMMON_ZIPF) or is_name.tagged(s):
                 out.append(Mention(field_name, s, e, text[s:e], label))
             continue
         caps = sorted(((a, b) for a, b in ps if text[a].isupper()), key=lambda ab: sentence_start(text, ab[0]))
@@ -267,185 +271,9 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         s, e = span
         words = [text[s + x:s + y] for x, y in parts(text[s:e])]
         content = [w for w in words if not _kept(w, True)]
-        if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in _MONTHS_DAYS for w in words)
+        if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words)
                 or all(ordinary(w) for w in content)):
             continue
         if is_name(s):
             out.append(Mention(field_name, s, e, text[s:e], "PROPN"))
     return out
-
-
-@dataclass
-class Entity:
-    """One name of an instance with every spelling it was found in."""
-
-    key: str
-    label: str
-    surface: str
-    surfaces: list[str]
-
-
-@dataclass
-class Table:
-    """The mapping of one instance: entities, name parts -> invented parts, and the aliases to replace.
-
-    Attributes:
-        entities: By key (see ``norm``).
-        part_map: Normalised original part -> invented part.
-        forced: Keys of generic parts replaced only because a name had no other part (not aliases).
-        aliases: Alias text -> (entity key, mode). Modes: "full" (an entity string, any case), "surname",
-            "part" (another part, not a common word) and "proper" (a part that is a common word: only
-            where it is a name by ``NameTest``); all but "full" match as written or in capitals.
-    """
-
-    entities: dict[str, Entity] = field(default_factory=dict)
-    part_map: dict[str, str] = field(default_factory=dict)
-    forced: set[str] = field(default_factory=set)
-    aliases: dict[str, tuple[str, str]] = field(default_factory=dict)
-    regex: re.Pattern[str] | None = None
-
-    def replaced_parts(self, text: str, at: int = 0) -> list[tuple[int, int, str]]:
-        """(start, end, new part) for every mapped part of ``text`` (offsets plus ``at``), in its case style."""
-        out = []
-        for a, b in parts(text):
-            new = self.part_map.get(norm(text[a:b]))
-            if new is not None:
-                out.append((at + a, at + b, styled(new, text[a:b])))
-        return out
-
-    def compose(self, text: str) -> str:
-        """``text`` with every mapped part replaced."""
-        out, last = [], 0
-        for a, b, new in self.replaced_parts(text):
-            out += [text[last:a], new]
-            last = b
-        return "".join(out) + text[last:]
-
-    def _lookup(self, found: str) -> tuple[str, str]:
-        key, mode = self.aliases.get(norm(found), ("", ""))
-        return (key, mode) if mode == "full" else self.aliases.get(shape(found), ("", ""))
-
-    def leftovers(self, text: str) -> list[str]:
-        """What must not survive, found in ``text``: entity strings (any case), surnames, and name parts that
-        are no common word (as written or in capitals)."""
-        if self.regex is None:
-            return []
-        return sorted({m[0] for m in self.regex.finditer(text) if self._lookup(m[0])[1] not in ("", "proper")})
-
-    def matches(self, text: str, is_name: Callable[[int], bool] | None = None) -> list[Hit]:
-        """Every alias mention in ``text`` whose replacement differs from it.
-
-        Args:
-            is_name: Whether the capitalised word at an offset is a name (see ``NameTest``); "proper"
-                aliases need it.
-                None accepts every mention (for text the tagger has not seen).
-        """
-        if self.regex is None:
-            return []
-        out = []
-        for m in self.regex.finditer(text):
-            found = m[0]
-            key, mode = self._lookup(found)
-            if not key or (mode == "proper" and is_name is not None and not is_name(m.start())):
-                continue
-            edits = self.replaced_parts(found, m.start())
-            if edits:
-                out.append(Hit(m.start(), m.end(), self.compose(found), key, tuple(edits)))
-        return out
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One replaced mention: its span, its new text, the entity it names, and the part edits."""
-
-    start: int
-    end: int
-    new: str
-    key: str
-    parts: tuple[tuple[int, int, str], ...]
-
-
-def build_table(found: Sequence[Mention], invent: Callable[[str, str], str]) -> Table:
-    """The mapping for the mentions of one instance; ``invent(style, original part)`` makes new parts."""
-    table = Table()
-    by_key: dict[str, list[Mention]] = {}
-    for m in found:
-        by_key.setdefault(norm(m.text), []).append(m)
-    order = {label: i for i, label in enumerate(ENTITY_TYPES)}
-    for key, ms in by_key.items():
-        labels = Counter(m.label for m in ms)
-        if len(labels) > 1:
-            labels.pop("PROPN", None)
-        label = min(labels, key=lambda lab: (-labels[lab], order[lab]))
-        surfaces = Counter(m.text for m in ms)
-        surface = min(surfaces, key=lambda s: (-surfaces[s], s))
-        table.entities[key] = Entity(key, label, surface, sorted(surfaces))
-    ranked = sorted(table.entities.values(), key=lambda e: (order[e.label], -len(parts(e.surface)), e.key))
-    for ent in ranked:
-        if not _map_parts(table, ent, invent):
-            del table.entities[ent.key]
-    ranked = [e for e in ranked if e.key in table.entities]
-    spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
-    for ent in ranked:
-        for s in ent.surfaces:
-            table.aliases[norm(s)] = (ent.key, "full")
-            spelled.setdefault(norm(s), s)
-    for ent in ranked:
-        _add_partial_aliases(table, ent)
-    if table.aliases:
-        ci = [(a, f"(?i:{alias_pattern(spelled[a])})") for a, (_, mode) in table.aliases.items() if mode == "full"]
-        cs = [(a, alias_pattern(a)) for a, (_, mode) in table.aliases.items() if mode != "full"]
-        alts = [p for _, p in sorted(ci + cs, key=lambda ap: (-len(ap[0]), ap[0]))]
-        table.regex = re.compile(r"(?<!\w)(?:" + "|".join(alts) + r")(?!\w)")
-    return table
-
-
-def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> bool:
-    """Give every distinctive part of ``ent`` an invented part; False when it has no part to replace."""
-    words = [ent.surface[a:b] for a, b in parts(ent.surface)]
-    person = ent.label == "PERSON"
-    lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
-    replace = [i for i, w in enumerate(words)  # a title after the name is a name: "Amanda Khan"
-               if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
-    if not replace:  # a name of generic words only ("Government College University"): its first word changes
-        first = next((i for i, w in enumerate(words) if w[:1].isalpha() and w.casefold() not in FUNCTION), None)
-        if first is None:
-            return False
-        replace = [first]
-        table.forced.add(norm(words[first]))
-    for i in replace:
-        key = norm(words[i])
-        if key in table.part_map:
-            continue
-        w = words[i]
-        if len(w) > 1 and w.isupper() and w.isalpha():
-            style = "acronym"
-        elif w[:1].islower():
-            style = "lower"
-        elif ent.label == "PERSON":
-            style = "family" if i == replace[-1] else "given"
-        else:
-            style = _STYLE.get(ent.label, "org")
-        table.part_map[key] = invent(style, w)
-    return True
-
-
-_RANK = {"surname": 0, "part": 1, "proper": 2}
-
-
-def _add_partial_aliases(table: Table, ent: Entity) -> None:
-    """Aliases for parts of ``ent`` alone: its surname (a person's last word) and each mapped part."""
-    words = [ent.surface[a:b] for a, b in parts(ent.surface)]
-    forms = []
-    if ent.label == "PERSON" and len(ent.surface.split()) > 1:
-        last_word = ent.surface.split()[-1]
-        if any(norm(last_word[a:b]) in table.part_map for a, b in parts(last_word)):
-            forms.append((re.sub(r"['’]s$", "", last_word), "surname"))
-    forms += [(w, "proper" if ordinary(w) else "part") for w in words if norm(w) in table.part_map]
-    for form, mode in forms:
-        if len(form) < 3 or norm(form) in table.forced:
-            continue
-        for variant in (shape(form), shape(form).upper()):
-            known = table.aliases.get(variant)
-            if norm(variant) not in table.aliases and (known is None or _RANK[mode] < _RANK[known[1]]):
-                table.aliases[variant] = (ent.key, mode)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import unicodedata
 from collections.abc import Callable, Iterable
-from functools import cache
+from functools import cache, lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -25,6 +25,9 @@ _DEMONYM_ENDINGS = ("ians", "ans", "ese", "ish", "ian", "ic", "an", "i")
 _VOWELS = set("aeiouAEIOU")
 COMMON_ZIPF = 3.3
 """wordfreq Zipf frequency from which a word counts as common (3.3: about 2 per million words)."""
+RARE_ZIPF = 2.5
+"""... and below this as rare (1 in 3 million words): "kwanza", "Habsburg"; a name part that rare is the name
+also in lower case."""
 VERY_COMMON_ZIPF = 4.5
 """... and as very common (30 per million): "Notes", "Liberal", "India"; not "Bremen" (3.5)."""
 
@@ -129,7 +132,13 @@ def is_common(word: str, level: float = COMMON_ZIPF) -> bool:
 
     wordfreq counts are case-blind, so well-known names count too: "Bremen" is as common as "hurling".
     """
-    return _zipf()(word, "en") >= level
+    return zipf_en(word) >= level
+
+
+@lru_cache(maxsize=1 << 17)
+def zipf_en(word: str) -> float:
+    """wordfreq's English Zipf frequency of ``word``, cached: the same words are asked about again and again."""
+    return _zipf()(word, "en")
 
 
 @cache

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .dates import Slot, interval_problems, read, render
-from .entities import Table
+from .mapping import Table
 
 _DIGITS = re.compile(r"\d+")
 

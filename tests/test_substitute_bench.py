@@ -1,0 +1,27 @@
+"""The substitution benchmarks run in their tiny modes, so they never rot."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_bench_substitute_tiny_mode() -> None:
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_substitute.py"), "--tiny"],
+                          capture_output=True, text=True, cwd=ROOT / "benchmarks", timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    first, second = proc.stdout.splitlines()[:2]
+    assert first.startswith("rows=20 written=20 audit={'substituted': 20}")
+    assert second.startswith("substitute: best of 1 ") and "peak RSS" in second
+
+
+def test_bench_leaks_tiny_mode() -> None:
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_leaks.py"), "--tiny"],
+                          capture_output=True, text=True, cwd=ROOT / "benchmarks", timeout=900)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("demo.tsv: read 24, written 24; free of any original name: broad ")
+    assert lines[-1] == "hard cases: 3 of 3 pass"

@@ -1,0 +1,194 @@
+"""The leak scan and --strict, edited mappings (--mapping-in), and the LLM reviewer against a scripted server."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import row, tsv_text
+
+from ragability_gen import Answer, Context, Instance, read_records, substitute_instances
+from ragability_gen.core.schemas import record_problems
+from ragability_gen.llm.client import LLM, spec_for
+from ragability_gen.llm.testing import Reply, ScriptedServer, user_text
+from ragability_gen.substitute import core, nlp
+from ragability_gen.substitute.edits import read_mapping
+
+
+@pytest.fixture(scope="module", autouse=True)
+def spacy_model() -> Any:
+    return nlp.load_model()
+
+
+def make(contexts: list[str], query: str, iid: str = "1") -> Instance:
+    ctx = {str(i): Context(str(i), t, "qeu", str(i) if i <= 2 else None, (), ("1",) if i == 2 else ())
+           for i, t in enumerate(contexts, 1)}
+    return Instance(iid, query, ctx, {"1": Answer("yes", "Yes."), "2": Answer("no", "No.")})
+
+
+SHIP = make(["Charles Darwin reached Chile aboard HMS Beagle in 1835.",
+             "Darwin reached Chile in 1834, nine years before he left London."],
+            "When did Charles Darwin reach Chile?")
+
+
+def texts(inst: Instance) -> list[str]:
+    return [t for _, t in core.text_fields(inst)]
+
+
+def has_word(word: str, inst: Instance) -> bool:
+    return any(re.search(r"(?<!\w)" + re.escape(word) + r"(?!\w)", t) for t in texts(inst))
+
+
+def test_the_scan_lists_names_left_and_strict_leaves_the_instance_out() -> None:
+    loose = substitute_instances([SHIP], seed=2, types=["PERSON"])  # places are not replaced: they are left
+    rec = loose.audit[0]
+    assert rec["status"] == "substituted" and has_word("Chile", loose.instances[0])
+    assert {(s["field"], s["text"], s["kind"]) for s in rec["suspects"]} >= {
+        ("contexts/1", "Chile", "name"), ("contexts/2", "London", "name"), ("query", "Chile", "name")}
+    assert not any(s["text"] in ("Darwin", "Charles") for s in rec["suspects"])  # replaced: not suspected
+    assert loose.summary.suspected == 1 and loose.summary.suspects["name"] >= 3
+    strict = substitute_instances([SHIP], seed=2, types=["PERSON"], strict=True)
+    assert strict.instances == [] and strict.audit[0]["status"] == "excluded"
+    (reason,) = strict.audit[0]["reasons"]
+    assert reason.startswith(core.SUSPECTED + ": ") and "contexts/1: 'Chile' (name)" in reason
+    clean = substitute_instances([SHIP], seed=2, strict=True)  # every name replaced: nothing suspected
+    assert clean.audit[0]["suspects"] == [] and len(clean.instances) == 1
+
+
+def test_the_scan_sees_other_scripts_left() -> None:
+    inst = make(["The river is called Волга by its people.", "The river is short."], "What is the river called?")
+    rec = substitute_instances([inst], types=["PERSON"]).audit[0]
+    assert {"field": "contexts/1", "text": "Волга", "kind": "script"} in rec["suspects"]
+
+
+def write_audit(tmp_path: Path, name: str, records: list[dict[str, Any]]) -> Path:
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def test_an_unedited_mapping_gives_the_same_result(tmp_path: Path) -> None:
+    first = substitute_instances([SHIP], seed=5)
+    again = substitute_instances([SHIP], seed=5, mapping_in=read_mapping(write_audit(tmp_path, "m.jsonl",
+                                                                                      first.audit)))
+    assert again.instances == first.instances
+    assert [e["fantasy"] for e in again.audit[0]["entities"]] == [e["fantasy"] for e in first.audit[0]["entities"]]
+    assert again.audit[0]["date_offset"] == first.audit[0]["date_offset"]
+
+
+def test_an_edited_mapping_is_applied_exactly_and_deterministically(tmp_path: Path) -> None:
+    first = substitute_instances([SHIP], seed=5)
+    rec = dict(first.audit[0])
+    by = {e["original"]: e for e in rec["entities"]}
+    edited = [{**by["Charles Darwin"], "fantasy": "Tomas Quillane"},  # a changed replacement
+              {"original": "HMS Beagle", "fantasy": "HMS Corrin", "type": "PRODUCT"},  # kept, changed
+              {"original": "London", "fantasy": "Vell", "type": "GPE"}]  # Chile removed: it stays as it is
+    rec.update(entities=edited, date_offset=-40)
+    path = write_audit(tmp_path, "edited.jsonl", [rec])
+    outs = [substitute_instances([SHIP], seed=5, mapping_in=read_mapping(path)) for _ in range(2)]
+    assert outs[0].instances == outs[1].instances
+    out = outs[0].instances[0]
+    assert out.contexts["1"].text == "Tomas Quillane reached Chile aboard HMS Corrin in 1795."
+    assert out.contexts["2"].text == "Quillane reached Chile in 1794, nine years before he left Vell."
+    assert out.query == "When did Tomas Quillane reach Chile?"
+    assert {s["text"] for s in outs[0].audit[0]["suspects"]} == {"Chile"}  # removed from the mapping: left
+
+
+def test_a_replacement_of_another_shape_replaces_the_whole_name(tmp_path: Path) -> None:
+    rec = dict(substitute_instances([SHIP], seed=5).audit[0])
+    rec["entities"] = [{"original": "Charles Darwin", "fantasy": "Ubbo", "type": "PERSON"},
+                       {"original": "Darwin", "fantasy": "Ubbo", "type": "PERSON"},
+                       {"original": "Chile", "fantasy": "Norvale", "type": "GPE"}]
+    out = substitute_instances([SHIP], seed=5, mapping_in=read_mapping(write_audit(tmp_path, "m.jsonl", [rec])))
+    assert out.instances[0].contexts["1"].text.startswith("Ubbo reached Norvale aboard HMS Beagle in ")
+    assert out.instances[0].contexts["2"].text.startswith("Ubbo reached Norvale in ")
+
+
+def test_bad_edits_are_named(cli: Any, tmp_path: Path) -> None:
+    (tmp_path / "in.tsv").write_text(tsv_text([row(contradiction_ID="7")]), encoding="utf-8")
+    assert cli("substitute", "in.tsv", "-o", "out.tsv", "-q").exit_code == 0
+    good = read_records(tmp_path / "out.mapping.jsonl", "jsonl")[0]
+    assert record_problems([good], "mapping", str) == []
+    entity = {"original": "Rangerkeep", "fantasy": "Ostvale", "type": "GPE"}
+    lines = [{**good, "id": "8"}, {**good, "entities": [entity, {**entity, "fantasy": "Twice"}]},
+             {**good, "entities": [{"original": "x", "type": "GPE"}]}]
+    write_audit(tmp_path, "bad.jsonl", lines)
+    result = cli("substitute", "in.tsv", "-o", "again.tsv", "--mapping-in", "bad.jsonl")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "error: bad.jsonl: line 2: entities/1: original 'Rangerkeep' is already entities/0",
+        "error: bad.jsonl: line 3: field entities/0: 'fantasy' is a required property",
+    ]
+    write_audit(tmp_path, "bad.jsonl", [{**good, "id": "8"}, {**good, "entities": [entity]}])
+    result = cli("substitute", "in.tsv", "-o", "again.tsv", "--mapping-in", "bad.jsonl")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "error: bad.jsonl: line 1: id '8' is not in the input",
+        "error: bad.jsonl: line 2: entities/0: original 'Rangerkeep' does not occur in instance '7'"]
+    assert not (tmp_path / "again.tsv").exists() and not (tmp_path / "again.mapping.jsonl").exists()
+
+
+class Reviewer:
+    """Reports 'Chile' as a real name left, and the first word of the first text as broken English."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        self.calls += 1
+        assert body["response_format"]["type"] == "json_schema"
+        text = user_text(body)
+        first = text.split("[contexts/1]\n", 1)[1].split()[0]  # the invented given name
+        return Reply(json.dumps({"names": ["Chile", "Atlantis"], "not_english": [first]}))
+
+
+def reviewer_llm(server: ScriptedServer, tmp_path: Path) -> LLM:
+    from ragability_gen.llm.client import ResponseCache
+
+    return LLM(spec_for("reviewer", base_url=server.base_url), cache=ResponseCache(tmp_path / "cache.sqlite"))
+
+
+def test_the_reviewer_findings_go_through_the_mapping(tmp_path: Path) -> None:
+    script = Reviewer()
+    with ScriptedServer(script) as server:
+        result = substitute_instances([SHIP], seed=2, types=["PERSON"], reviewer=reviewer_llm(server, tmp_path))
+        calls = script.calls
+        cached = substitute_instances([SHIP], seed=2, types=["PERSON"], reviewer=reviewer_llm(server, tmp_path))
+    assert calls == 1 and script.calls == 1  # one request per instance id, then from the cache
+    assert cached.instances == result.instances
+    out, rec = result.instances[0], result.audit[0]
+    review = rec["review"]
+    assert review["model"] == "reviewer" and review["names"] == ["Chile", "Atlantis"]
+    assert review["added"] == ["Chile"] and review["ignored"][0] == "Atlantis"  # not in the input: not applied
+    assert len(review["restored"]) == 1 and review["error"] is None
+    assert not has_word("Chile", out) and has_word("Charles", out) and not has_word("Darwin", out)
+    chile = {e["original"]: e["fantasy"] for e in rec["entities"]}["Chile"]
+    assert all(chile in t for t in (out.contexts["1"].text, out.contexts["2"].text, out.query))
+    assert result.summary.review == {"reviewed": 1, "added": 1, "restored": 1, "ignored": 1, "error": 0}
+
+
+def test_a_reviewer_without_a_valid_reply_is_recorded(tmp_path: Path) -> None:
+    with ScriptedServer(lambda body: Reply("no json here")) as server:
+        result = substitute_instances([SHIP], seed=2, reviewer=reviewer_llm(server, tmp_path))
+    review = result.audit[0]["review"]
+    assert review["error"].startswith("reviewer: no valid JSON reply in 2 attempts")
+    assert result.audit[0]["status"] == "substituted" and len(result.instances) == 1
+
+
+def test_cli_reviewer_and_strict(cli: Any, tmp_path: Path) -> None:
+    ship = {"context_1": SHIP.contexts["1"].text, "context_2": SHIP.contexts["2"].text, "query_text": SHIP.query,
+            "context_3_nc1_c2": "", "context_4_nc1_nc2_nc3": "", "answer_context1": "in 1835",
+            "answer_context2": "in 1834",
+            "answer_context1_long": "In 1835.", "answer_context2_long": "In 1834."}
+    (tmp_path / "in.tsv").write_text(tsv_text([row(contradiction_ID="7", **ship)]), encoding="utf-8")
+    with ScriptedServer(lambda body: Reply(json.dumps({"names": [], "not_english": []}))) as server:
+        result = cli("substitute", "in.tsv", "-o", "out.tsv", "--reviewer", "smollm2", "--base-url",
+                     server.base_url, "--no-cache", "--strict")
+    assert result.exit_code == 0, result.output
+    assert ("  reviewer smollm2: 1 instances reviewed, 0 names added, 0 words restored, 0 findings not applicable, "
+            "0 without a valid reply") in result.stderr.splitlines()
+    (rec,) = read_records(tmp_path / "out.mapping.jsonl", "jsonl")
+    assert rec["review"]["model"] == "smollm2" and record_problems([rec], "mapping", str) == []
