@@ -24,8 +24,13 @@ if TYPE_CHECKING:
 RANKING_METRICS = ("ndcg_1", "ndcg_5", "ndcg_10", "top1_error", "top5_error", "top10_error", "pair_detection")
 """The metric names the shipped ranking suite declares, in the order the summary shows them."""
 
-VARIANT_TAG = "rank_variant_"
-"""Prefix of the tag each ranking item carries for its variant (the summary's rows)."""
+HOW_TO_READ = (
+    "nDCG@k (mean, 95% Student's t interval): how close each ranking comes to the ideal order of the "
+    "passages' relevance grades in its first k places (1 is ideal; the conflicting passage and distractors "
+    "gain nothing). Top-k error (share, 95% Wilson interval; lower is better): rankings with the conflicting "
+    "passage among the first k. Pair detection: detect items whose reply names a conflicting pair (or None "
+    "when there is none). A reply that cannot be read as a ranking or a pair is a check error, left out of n."
+)
 
 
 def dcg(grades: Sequence[float], k: int) -> float:
