@@ -51,7 +51,7 @@ async def converse(llm: LLM, turns: Sequence[Sequence[Message]]) -> Conversation
         except LLMSetupError:
             raise
         except LLMError as e:
-            out.error = f"turn {n} of {len(turns)}: {e.problems[0]}"
+            out.error, out.response = f"turn {n} of {len(turns)}: {e.problems[0]}", ""
             return out
         out.cost += done.cost
         out.transcript.append({"role": "assistant", "content": done.text})
