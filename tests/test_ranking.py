@@ -201,13 +201,20 @@ def test_distractors_and_grades_are_configurable(demo_tsv: Path, tmp_path: Path)
         grade = {"ctx1": majority, "ctx3": majority, "ctx2": 0, "ctx4": 1}
         assert it["ranking"]["relevance"] == [grade.get(p, 0) for p in it["ranking"]["passages"]]
     assert Counter(it["c1xq"] == "qn" for it in full) == Counter({False: 171, True: 27})
+    # candidates (m) instead of distractors: the distractors fill each item up to m, per variant too
+    spec = edited_suite_spec(tmp_path, lambda t: t.replace("distractors: 6", "candidates: 8").replace(
+        '{name: "detecth", task: "detect",', '{name: "detecth", candidates: 5, task: "detect",'), "ranking")
+    items, _ = compiled(tmp_path, demo_tsv, spec, name="m.jsonl")
+    assert Counter(len(it["facts"]) for it in items if "detecth" not in it["qid"]) == Counter({8: 180})
+    assert Counter(len(it["facts"]) for it in items if "detecth" in it["qid"]) == Counter({5: 24})
+    assert all(sum(p.startswith("ctx") for p in it["ranking"]["passages"]) in (2, 4) for it in items)
 
 
 def test_too_few_instances_for_the_distractors(cli: Any, tmp_path: Path) -> None:
     (tmp_path / "few.tsv").write_text(tsv_text([row(contradiction_ID=str(i)) for i in range(3)]))
     r = cli("convert", "few.tsv", "--suite", "ranking", "-o", "few.jsonl")
     spec = data_dir("checks") / "ranking.hjson"
-    assert (r.exit_code, r.output) == (1, f"error: {spec}: field ranking.distractors: 6 distractors need at least 7 "
+    assert (r.exit_code, r.output) == (1, f"error: {spec}: variant rank: 6 distractors need at least 7 "
                                           "contradiction ids in the input, it has 3\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["few.tsv"]
 

@@ -158,18 +158,20 @@ class RankingSuite:
         if problems:
             raise SpecError(problems)
 
-    def _distractors(self, v: dict[str, Any]) -> int:
-        return int(v.get("distractors", self.settings.get("distractors", 6)))
+    def _distractors(self, v: dict[str, Any], contexts: int) -> int:
+        """Distractors for an item of variant ``v`` with ``contexts`` own passages (given, or up to ``candidates``)."""
+        for where in (v, self.settings):
+            if "candidates" in where:
+                return max(0, int(where["candidates"]) - contexts)
+            if "distractors" in where:
+                return int(where["distractors"])
+        return 6
 
     def items(self, instances: Iterable[Instance], summary: CompileSummary | None = None) -> Iterator[SuiteItem]:
         """Yield the items of every instance and variant; distractors need every instance, so all are read first."""
         summary = summary if summary is not None else CompileSummary()
         pool = list(instances)
         ids = sorted({inst.id for inst in pool})
-        need = max((self._distractors(v) for v in self.spec["variants"]), default=0)
-        if pool and len(ids) - 1 < need:
-            raise InputError(f"{self.spec.path}: field ranking.distractors: {need} distractors need at least "
-                             f"{need + 1} contradiction ids in the input, it has {len(ids)}")
         by_id: dict[str, list[Instance]] = {}
         for inst in pool:
             by_id.setdefault(inst.id, []).append(inst)
@@ -200,8 +202,12 @@ class RankingSuite:
         texts = {inst.contexts[c].text for c in wanted}
         others = [i for i in ids if i != inst.id]
         passages: list[tuple[str, str, str]] = [(f"ctx{c}", inst.contexts[c].text, roles.roles[c]) for c in wanted]
+        k = self._distractors(v, len(wanted))
+        if len(others) < k:
+            raise InputError(f"{self.spec.path}: variant {name}: {k} distractors need at least {k + 1} "
+                             f"contradiction ids in the input, it has {len(ids)}")
         for other in rng.sample(others, len(others)):
-            if len(passages) - len(wanted) == self._distractors(v):
+            if len(passages) - len(wanted) == k:
                 break
             source = rng.choice(by_id[other])
             cid = rng.choice(sorted(source.contexts))
@@ -240,8 +246,8 @@ class RankingSuite:
         item["ranking"] = {"passages": [p[0] for p in order], "relevance": relevance, "conflicting": conflicting,
                            "pairs": pairs}
         if self.spec.get("copy_metadata", True):
-            for k, val in inst.metadata.items():
-                item.setdefault(k, val)
+            for field_name, val in inst.metadata.items():
+                item.setdefault(field_name, val)
         summary.outcomes[outcome] += 1
         return item  # type: ignore[return-value]
 
