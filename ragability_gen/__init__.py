@@ -45,3 +45,9 @@ __all__ = [
     "resolve_llms", "rule_checks", "spec_for", "substitute_file", "substitute_instances", "validate_file",
     "write_corpus", "write_generation", "write_records", "write_report",
 ]
+
+# Passage-ranking suites (compile/ranking.py, evaluate/ranking.py)
+from ragability_gen.compile.ranking import RankingSuite, context_roles  # noqa: E402
+from ragability_gen.evaluate.ranking import ndcg, ranking_summary  # noqa: E402
+
+__all__ += ["RankingSuite", "context_roles", "ndcg", "ranking_summary"]
