@@ -75,11 +75,12 @@ def suite_of(variants: list[str], per_variant: int | None, folder: Path) -> Path
     return folder / "bench.jsonl"
 
 
-def run(base_url: str, model: str, variants: list[str], per_variant: int | None, concurrency: int) -> int:
+def run(base_url: str, model: str, variants: list[str], per_variant: int | None, concurrency: int,
+        max_tokens: int | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         suite = suite_of(variants, per_variant, folder)
-        llm = LLM(spec_for(model, base_url=base_url), concurrency=concurrency)
+        llm = LLM(spec_for(model, base_url=base_url, max_tokens=max_tokens, temperature=0.0), concurrency=concurrency)
         start = time.perf_counter()
         q = query_suite(suite, folder / "bench.results.jsonl", [llm])
         query_s = time.perf_counter() - start
@@ -91,7 +92,7 @@ def run(base_url: str, model: str, variants: list[str], per_variant: int | None,
     u = llm.usage
     print(f"query: {q.records} items in {query_s:.1f} s, {u.calls} calls ({u.cache_hits} from the cache), "
           f"{u.http_requests} HTTP requests, {u.prompt_tokens}+{u.completion_tokens} tokens, {u.failed} failed")
-    print(f"check: {check_s:.2f} s")
+    print(f"check: {check_s:.2f} s; variants {', '.join(variants)}, max_tokens {max_tokens}, temperature 0")
     table = report.table("rank_variant")
     assert table is not None
     rows = {(r.group[0].removeprefix("rank_variant_"), r.metric): r for r in table.rows}
@@ -119,6 +120,8 @@ def main() -> int:
     ap.add_argument("--variants", default="rank,chain", help="comma-separated variant names of checks/ranking.hjson")
     ap.add_argument("--items", type=int, help="at most this many items per variant")
     ap.add_argument("--concurrency", type=int, default=2)
+    ap.add_argument("--max-tokens", type=int, default=128,
+                    help="reply length cap: a ranking of 10 ids needs about 40 tokens; small models ramble on")
     ap.add_argument("--tiny", action="store_true", help="two items per variant against a scripted local server")
     args = ap.parse_args()
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
@@ -129,7 +132,7 @@ def main() -> int:
     if why:
         print(f"SKIP: {why}")
         return 0
-    return run(args.base_url, args.model, variants, args.items, args.concurrency)
+    return run(args.base_url, args.model, variants, args.items, args.concurrency, args.max_tokens)
 
 
 if __name__ == "__main__":
