@@ -76,7 +76,7 @@ def suite_of(variants: list[str], per_variant: int | None, folder: Path) -> Path
 
 
 def run(base_url: str, model: str, variants: list[str], per_variant: int | None, concurrency: int,
-        max_tokens: int | None = None) -> int:
+        max_tokens: int | None = None, keep: Path | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         suite = suite_of(variants, per_variant, folder)
@@ -89,6 +89,10 @@ def run(base_url: str, model: str, variants: list[str], per_variant: int | None,
         check_s = time.perf_counter() - start
         report = evaluate_checked(folder / "bench.checked.jsonl", by_tags=["rank_variant=rank_variant_*"],
                                   by_fields=[])
+        if keep:
+            keep.mkdir(parents=True, exist_ok=True)
+            for name in ("bench.jsonl", "bench.prompts.hjson", "bench.checked.jsonl"):
+                shutil.copy(folder / name, keep / name)
     u = llm.usage
     print(f"query: {q.records} items in {query_s:.1f} s, {u.calls} calls ({u.cache_hits} from the cache), "
           f"{u.http_requests} HTTP requests, {u.prompt_tokens}+{u.completion_tokens} tokens, {u.failed} failed")
@@ -122,17 +126,18 @@ def main() -> int:
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--max-tokens", type=int, default=128,
                     help="reply length cap: a ranking of 10 ids needs about 40 tokens; small models ramble on")
+    ap.add_argument("--keep", type=Path, help="copy the suite, prompts and checked results (with the replies) here")
     ap.add_argument("--tiny", action="store_true", help="two items per variant against a scripted local server")
     args = ap.parse_args()
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     if args.tiny:
         with ScriptedServer(scripted) as server:
-            return run(server.base_url, "local/scripted", variants, 2, args.concurrency)
+            return run(server.base_url, "local/scripted", variants, 2, args.concurrency, keep=args.keep)
     why = reachable(args.base_url, args.model)
     if why:
         print(f"SKIP: {why}")
         return 0
-    return run(args.base_url, args.model, variants, args.items, args.concurrency, args.max_tokens)
+    return run(args.base_url, args.model, variants, args.items, args.concurrency, args.max_tokens, args.keep)
 
 
 if __name__ == "__main__":
