@@ -40,6 +40,7 @@ WC_SAMPLE = Path(__file__).parent / "data" / "wikicontradict" / "rag_qa_sample.c
     ("[9] > [2] > [0] > [1]", [2, 1]),          # out of range (m = 5) dropped
     ("Here are the 5 passages ranked: [5] > [1]", [5, 1]),  # "5 passages" is not an id
     ("[Passage 2] > [Passage 1]", [2, 1]),
+    ("Passages 3, 1 and 2 are relevant, then passage 5.", [3, 1, 2, 5]),
 ])
 def test_rankings_are_read(reply: str, ranking: list[int]) -> None:
     assert parse_ranking(reply, 5) == ranking
@@ -62,6 +63,7 @@ def test_unreadable_rankings_are_errors(reply: str, why: str) -> None:
     ("[1] and [4]", (1, 4)),
     ("[4] and [1].", (4, 1)),
     ("Passage 2 and passage 5", (2, 5)),
+    ("Passages 2 and 5 conflict.", (2, 5)),
     ("2 and 3", (2, 3)),
     ("[3], [3] and [5]", (3, 5)),
     ("None", None),

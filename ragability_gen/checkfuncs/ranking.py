@@ -2,8 +2,8 @@
 
 A ranking reply lists passage ids, best first (RankGPT style ``[2] > [1] > [3]``). Ids are read in
 three tiers, the first that finds any wins: bracketed ids (``[2]``), then named ids (``Passage 2``,
-``paragraph 2``), then a reply that is only numbers (``2 > 1 > 3``, ``2, 1, 3``); numbers elsewhere in
-free text ("the 10 passages") are never read as ids. A repeated id counts at its first place, ids
+``paragraph 2``, ``passages 2 and 3``), then a reply that is only numbers (``2 > 1 > 3``, ``2, 1, 3``);
+numbers elsewhere in free text ("the 10 passages") are never read as ids. A repeated id counts at its first place, ids
 outside 1..m are dropped, and ids left out are ranked below every listed one (they gain nothing). A
 reply with no id in range is an error (``CheckParseError``), never an empty ranking.
 
@@ -20,18 +20,20 @@ from ragability_gen.checkfuncs.basic import CheckParseError, _show, register_che
 from ragability_gen.evaluate.ranking import in_top, ndcg, pair_correct
 
 _BRACKETED = re.compile(r"\[\s*(?:passage\s*|id\s*)?(\d+)\s*\]", re.I)
-_NAMED = re.compile(r"\b(?:passages?|paragraphs?|documents?|docs?|candidates?)\s*(?:#|no\.?|number)?\s*(\d+)\b",
-                    re.I)
+# "Passage 2", and "Passages 2 and 3" / "passages 3, 1, 2": every number of the list after the word
+_NAMED = re.compile(r"\b(?:passages?|paragraphs?|documents?|docs?|candidates?)\s*(?:#|no\.?|number)?\s*"
+                    r"(\d+(?:\s*(?:,|;|>|&|\band\b)\s*\d+\b)*)", re.I)
 _ONLY_NUMBERS = re.compile(r"^[\s\"'`*]*\d+(?:\s*(?:>+|,|;|\band\b|&|\s)\s*\d+)*[\s\"'`*.]*$", re.I)
 _NONE = re.compile(r"\b(?:none|no\s+(?:conflict|conflicting|contradiction|pair))\b", re.I)
 
 
 def passage_ids(response: str) -> list[int]:
     """Every passage id the reply names, in order, duplicates kept (see the module notes for the tiers)."""
-    for pattern in (_BRACKETED, _NAMED):
-        found = [int(m.group(1)) for m in pattern.finditer(response)]
-        if found:
-            return found
+    found = [int(m.group(1)) for m in _BRACKETED.finditer(response)]
+    if not found:
+        found = [int(n) for m in _NAMED.finditer(response) for n in re.findall(r"\d+", m.group(1))]
+    if found:
+        return found
     text = response.strip()
     if _ONLY_NUMBERS.match(text):
         return [int(n) for n in re.findall(r"\d+", text)]
