@@ -310,8 +310,9 @@ def query_suite(suite: str | Path, output: str | Path, llms: Sequence[LLM], *, p
         for item in source:
             for llm in llms:
                 for pid in pids(item):
-                    ask = _turns_asker if item.get("turns") else _asker  # multi-turn items: run/turns.py
-                    yield (item["qid"], pid, llm.spec.alias), ask(llm, item, pid, prompt_map)
+                    yield (item["qid"], pid, llm.spec.alias), (
+                        _turns_asker(llm, item, pid, prompt_map) if item.get("turns")  # multi-turn: run/turns.py
+                        else _asker(llm, item, pid, prompt_map[pid]))
 
     def results() -> Iterator[dict[str, Any]]:
         for llm in llms:
@@ -340,9 +341,8 @@ def _finish(journal: Journal, body: Callable[[], Awaitable[None]], llms: Sequenc
     journal.remove()
 
 
-def _asker(llm: LLM, item: dict[str, Any], pid: str,
-           prompt_map: dict[str, dict[str, Any]]) -> Callable[[], Awaitable[dict[str, Any]]]:
-    messages = fill_testee_prompt(prompt_map[pid], item.get("facts"), item.get("query") or "")
+def _asker(llm: LLM, item: dict[str, Any], pid: str, prompt: dict[str, Any]) -> Callable[[], Awaitable[dict[str, Any]]]:
+    messages = fill_testee_prompt(prompt, item.get("facts"), item.get("query") or "")
     key = {"qid": item["qid"], "pid": pid, "llm": llm.spec.alias}
 
     async def ask() -> dict[str, Any]:
