@@ -236,6 +236,14 @@ def test_spec_references_are_checked(tmp_path: Path) -> None:
     ]
 
 
+def test_a_bad_qid_template_is_a_spec_error(cli: Any, demo_tsv: Path, tmp_path: Path) -> None:
+    spec = edited_suite_spec(tmp_path, lambda t: t.replace('qid: "{id}-', 'qid: "{ident}-'), "ranking")
+    r = cli("convert", demo_tsv, "--suite", spec, "-o", "x.jsonl")
+    assert (r.exit_code, r.output) == (1, f"error: {spec}: field qid: '{{ident}}-{{variant}}-var{{variation:02d}}': "
+                                          "use the fields {id}, {variant} and {variation} only (KeyError: 'ident')\n")
+    assert not (tmp_path / "x.jsonl").exists()
+
+
 def test_wikicontradict_and_instances_input(tmp_path: Path, demo_tsv: Path) -> None:
     # WikiContradict: two passages that contradict each other, no majority: detect items only
     items, summary = compiled(tmp_path, WC_SAMPLE)

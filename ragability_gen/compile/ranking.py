@@ -153,6 +153,11 @@ class RankingSuite:
                 if "pid" in c and c["pid"] not in pids:
                     problems.append(f"{at}: field pid: no prompt {c['pid']!r}")
                 problems += [f"{at}: field metrics: unknown metric {m!r}" for m in c["metrics"] if m not in metrics]
+        try:
+            self.spec["qid"].format_map({"id": "x", "variant": "v", "variation": 1})
+        except (KeyError, ValueError, IndexError) as e:
+            problems.append(f"{where}: field qid: {self.spec['qid']!r}: use the fields {{id}}, {{variant}} and "
+                            f"{{variation}} only ({type(e).__name__}: {e})")
         if set(self.relevance) != set(ROLES):
             problems.append(f"{where}: field ranking.relevance: roles are {', '.join(ROLES)}")
         if problems:
