@@ -63,3 +63,8 @@ __all__ += [
     "CONVERTERS", "ConvertResult", "DependencyError", "EvalResult", "PluginError", "checked_frame", "convert_file",
     "corpus_spec", "default_export_path", "default_report_dir", "default_suite_output", "eval_file", "export_file",
 ]
+# Passage-ranking suites (compile/ranking.py, evaluate/ranking.py)
+from ragability_gen.compile.ranking import RankingSuite, context_roles  # noqa: E402
+from ragability_gen.evaluate.ranking import ndcg, ranking_summary  # noqa: E402
+
+__all__ += ["RankingSuite", "context_roles", "ndcg", "ranking_summary"]

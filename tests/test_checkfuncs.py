@@ -124,6 +124,7 @@ def test_registry_kinds_targets_and_labels() -> None:
         "is_textual_eq": "binary", "is_eq_oneof": "binary", "is_textual_eq_oneof": "binary",
         "contains": "binary", "contains_oneof": "binary", "contains_all": "binary", "extract_score": "score",
         "wc_judge": "multiclass",
+        "rank_ndcg": "score", "rank_top_error": "binary", "pair_detected": "binary",
     }
     assert {c.target for c in CHECKS.values() if c.kind == "binary"} == {"1"}
     assert CHECKS["wc_judge"].labels == ("correct", "partially correct", "incorrect")

@@ -9,3 +9,6 @@ The built-in functions (python-ragability's names, in ``basic``) and the WikiCon
 from ragability_gen.checkfuncs.basic import CHECKS, CheckFunc, CheckParseError, register_check
 
 __all__ = ["CHECKS", "CheckFunc", "CheckParseError", "register_check"]
+
+# after basic: the ranking checks import evaluate, which imports CHECKS from this package
+from ragability_gen.checkfuncs import ranking  # noqa: E402, F401  (registers rank_ndcg, rank_top_error, pair_detected)

@@ -38,6 +38,8 @@ class CheckFunc:
     description: str
     labels: tuple[str, ...] = ()
     argtypes: tuple[str, ...] = ()
+    #: for arguments "text"/"texts" cannot describe: says what is wrong with them, or None
+    args_check: Callable[[list[Any]], str | None] | None = None
 
     def args_problem(self, args: Any) -> str | None:
         """Why ``args`` (a check's ``args`` field) cannot be given to this function, or None."""
@@ -48,7 +50,7 @@ class CheckFunc:
                 return f"{self.name}: argument {i} must be a string, got {arg!r}"
             if kind == "texts" and not _is_texts(arg):
                 return f"{self.name}: argument {i} must be a non-empty list of strings, got {arg!r}"
-        return None
+        return self.args_check(args) if self.args_check is not None else None
 
 
 CHECKS: Registry[CheckFunc] = Registry("ragability_gen.checks", builtins=("ragability_gen.checkfuncs.judge",))
@@ -57,7 +59,8 @@ CHECK_KINDS = ("binary", "multiclass", "score")
 
 
 def register_check(name: str, kind: str, nargs: int = 0, target: str = "1", description: str = "",
-                   labels: Sequence[str] = (), argtypes: Sequence[str] = ()
+                   labels: Sequence[str] = (), argtypes: Sequence[str] = (),
+                   args_check: Callable[[list[Any]], str | None] | None = None,
                    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a check function under ``name``; ``kind`` is binary, multiclass or score."""
     if kind not in CHECK_KINDS:
@@ -67,7 +70,7 @@ def register_check(name: str, kind: str, nargs: int = 0, target: str = "1", desc
 
     def deco(func: Callable[..., Any]) -> Callable[..., Any]:
         CHECKS[name] = CheckFunc(name, func, kind, nargs, target, description or (func.__doc__ or "").strip(),
-                                 tuple(labels), tuple(argtypes))
+                                 tuple(labels), tuple(argtypes), args_check)
         return func
 
     return deco

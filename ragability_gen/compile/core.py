@@ -295,6 +295,9 @@ def compile_suite(instances: Iterable[Instance], output: str | Path, suite: str 
         The summary and the path of the prompt file written.
     """
     spec = suite if isinstance(suite, Spec) else load_suite_spec(suite)
+    if spec.get("kind") == "ranking":  # passage-ranking suites have their own compiler
+        from ragability_gen.compile.ranking import compile_ranking_suite
+        return compile_ranking_suite(instances, output, spec, fmt, prompts_output, on_progress)
     ready = Suite(spec)
     summary = CompileSummary()
     prompts_out = Path(prompts_output) if prompts_output else prompts_path_for(output)

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from ragability_gen.checkfuncs import CHECKS, CheckFunc
-from ragability_gen.compile.core import Suite, metric_kind_problem, prompts_path_for
+from ragability_gen.compile.core import metric_kind_problem, prompts_path_for
+from ragability_gen.compile.ranking import ready_suite
 from ragability_gen.convert.core import read_instances, sniff_converter_spec
 from ragability_gen.core import schemas
 from ragability_gen.core.fileio import load_data, read_records
@@ -92,7 +93,7 @@ def validate_file(path: str | Path, kind: str | None = None,
             prompts = load_prompts(path)
             return kind, [], f"{len(prompts)} prompts"
         if kind == "suite-spec":
-            suite = Suite(Spec(Path(path), _checked(path, "suite-spec")))
+            suite = ready_suite(Spec(Path(path), _checked(path, "suite-spec")))
             return kind, [], f"{len(suite.spec['variants'])} variants"
         if kind == "converter-spec":
             spec = load_converter_spec(path)
@@ -170,6 +171,7 @@ def suite_problems(items: list[dict[str, Any]], where: str) -> list[str]:
         for i, it in enumerate(items, 1):
             used = list(it.get("pids") or []) + [c.get("pid") for c in it.get("checks") or []
                                                    if isinstance(c, dict) and c.get("pid")]
+            used += list(it.get("turns") or [])
             for pid in used:
                 if isinstance(pid, str) and pid not in pids:
                     probs.append(f"{where}: item {i}: no prompt {pid!r} in {prompts_file.name}")

@@ -26,6 +26,7 @@ DEFAULT_TAGS = (
     "ctx=ctx_*", "hint=hint,nohint", "reasoning=reasoning_*", "annotation=qeu,qea,qiu,qia,qn", "expect=expect_*",
     "task=task_*", "contradiction=contradiction_in_facts,no_contradiction_in_facts", "wc_template=wc_template_*",
     "wc_conflict=wc_explicit,wc_implicit", "wc_template=wc_template_*&wc_conflict=wc_explicit,wc_implicit",
+    "rank_variant=rank_variant_*", "layout=layout_*",
 )
 """The tag groups the shipped suites put on their items; a group no item has is left out."""
 

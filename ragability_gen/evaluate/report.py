@@ -19,12 +19,12 @@ from ragability_gen.core.fileio import atomic_dir
 from ragability_gen.core.table import write_table
 from ragability_gen.errors import InputError
 
-from . import charts
+from . import charts, ranking
 from .core import Report, StatRow, Table
 
 MAX_GROUPS = 100
 """Groups shown per metric in report.md/report.html; the TSV table always has them all."""
-CHARTED = ("ctx", "wc_template")
+CHARTED = ("ctx", "wc_template", "rank_variant")
 """Breakdowns that get charts besides the overall ones: per context combination, per template."""
 
 TSV_COLUMNS = ("llm", "metric", "kind", "stat", "value", "ci_low", "ci_high", "count", "n", "query_errors",
@@ -199,6 +199,7 @@ def _document(report: Report) -> list[_Block]:
         if kind != "binary":
             b.append(_Block("h3", f"{metric} ({kind})"))
             b += _metric_blocks(report, overall, metric, kind, f"overall_{_file_name(metric)}")
+    b += _ranking_blocks(report)
     for table in report.tables[1:]:
         b.append(_Block("h2", f"By {table.name}"))
         for metric, kind in report.metrics.items():
@@ -207,6 +208,15 @@ def _document(report: Report) -> list[_Block]:
                 b.append(_Block("h3", f"{metric} ({kind})"))
                 b += _metric_blocks(report, table, metric, kind, chart)
     return b + _error_blocks(report)
+
+
+def _ranking_blocks(report: Report) -> list[_Block]:
+    """Passage-ranking suites: their metrics side by side per LLM and variant (see evaluate/ranking.py)."""
+    summary = ranking.ranking_summary(report)
+    if summary is None:
+        return []
+    return [_Block("h2", "Passage ranking"), _Block("p", ranking.HOW_TO_READ),
+            _Block("table", header=summary.header, rows=summary.rows)]
 
 
 def summary_lines(report: Report) -> list[str]:

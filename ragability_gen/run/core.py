@@ -32,6 +32,7 @@ from ragability_gen.core.specs import load_prompts
 from ragability_gen.core.validate import check_problems
 from ragability_gen.errors import InputError, LLMError, LLMSetupError, SchemaError, SpecError
 from ragability_gen.llm.client import LLM, Message, connected
+from ragability_gen.run import turns
 
 Key = tuple[str, str, str]  # qid, pid, llm
 Progress = Callable[["RunSummary"], None]
@@ -229,6 +230,7 @@ def _scan(source: RecordSource, prompts: dict[str, dict[str, Any]], prompts_path
         checks = [c for c in rec.get("checks") or [] if isinstance(c, dict)]
         needs_checker = needs_checker or any(_needs_checker(c) for c in checks)
         used = [c["pid"] for c in checks if c.get("pid")] if result_fields else list(rec.get("pids") or [])
+        used += [] if result_fields else list(rec.get("turns") or [])  # multi-turn items (run/turns.py)
         for pid in used:
             if pid not in prompts:
                 missing.setdefault(pid, []).append(n)
@@ -308,7 +310,9 @@ def query_suite(suite: str | Path, output: str | Path, llms: Sequence[LLM], *, p
         for item in source:
             for llm in llms:
                 for pid in pids(item):
-                    yield (item["qid"], pid, llm.spec.alias), _asker(llm, item, pid, prompt_map[pid])
+                    yield (item["qid"], pid, llm.spec.alias), (
+                        _turns_asker(llm, item, pid, prompt_map) if item.get("turns")  # multi-turn: run/turns.py
+                        else _asker(llm, item, pid, prompt_map[pid]))
 
     def results() -> Iterator[dict[str, Any]]:
         for llm in llms:
@@ -317,7 +321,8 @@ def query_suite(suite: str | Path, output: str | Path, llms: Sequence[LLM], *, p
                     got = journal.get((item["qid"], pid, llm.spec.alias))
                     summary.errors.update(got.get("kinds", []))
                     yield {**item, "pid": pid, "llm": llm.spec.alias, "response": got["response"],
-                           "error": got["error"], "cost": got["cost"]}
+                           "error": got["error"], "cost": got["cost"],
+                           **({"transcript": got["transcript"]} if "transcript" in got else {})}
 
     limit = 2 * sum(llm.concurrency for llm in llms)
     _finish(journal, lambda: _drive(jobs(), journal, summary, limit, progress), llms, results(), output)
@@ -349,6 +354,18 @@ def _asker(llm: LLM, item: dict[str, Any], pid: str, prompt: dict[str, Any]) -> 
             return {**key, "response": "", "error": e.problems[0], "cost": 0.0, "failed": True,
                     "kinds": ["testee requests failed"]}
         return {**key, "response": done.text, "error": "", "cost": done.cost}
+
+    return ask
+
+
+def _turns_asker(llm: LLM, item: dict[str, Any], pid: str,
+                 prompt_map: dict[str, dict[str, Any]]) -> Callable[[], Awaitable[dict[str, Any]]]:
+    """An item with ``turns``: its turn prompts in one conversation, the last reply its response."""
+    filled = [fill_testee_prompt(prompt_map[t], item.get("facts"), item.get("query") or "") for t in item["turns"]]
+    key = {"qid": item["qid"], "pid": pid, "llm": llm.spec.alias}
+
+    async def ask() -> dict[str, Any]:
+        return turns.journal_record(key, await turns.converse(llm, filled))
 
     return ask
 
