@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from ragability_gen.generate.rulewriter import query_subject
 from ragability_gen.generate.textrules import NEAR_COPY, checkable, normalise, rule_checks, similarity, split_sentences
-from ragability_gen.generate.writers import query_subject
 
 
 @pytest.mark.parametrize("text, sentences", [

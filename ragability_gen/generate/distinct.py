@@ -1,0 +1,103 @@
+"""Recognisability: does a generated context share an obvious template with other rows?
+
+A testee that learns "the passage shaped like X is the generated one" can game a suite, so a generated
+context must not share its sentence skeleton with the same context of other rows. The skeleton of a text
+is its normalised words with the instance's own material masked: a word that occurs in the instance's
+query, contexts or answers becomes ``_`` (runs of them one ``_``), a number becomes ``#``, and function
+words stay. What is left is the template. Only 3-grams holding a word of the writer's own (neither the
+instance's material nor a function word) count: "_ was crowned in #" is any sentence's shape, "the name _
+appears in several archival records" is a template. Two texts share a template when most of one's
+counted 3-grams occur in the other's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ragability_gen.core.model import Instance
+from ragability_gen.generate.textrules import words
+
+N = 3
+"""Skeleton n-grams are 3-grams: long enough that "_ is a _" alone is no template."""
+
+SHARED_TEMPLATE = 0.5
+"""A text shares a template with another when at least this share of its skeleton 3-grams is in the other's."""
+
+MIN_SHARED = 1
+"""... and at least this many of them."""
+
+# Kept in skeletons even when the instance's own text has them: they carry the sentence shape.
+FUNCTION_WORDS = frozenset("""
+    a an the this that these those it its it's they them their there here he she his her him we our you your
+    i me my of in on at by for from to with without into onto over under about after before during since until
+    within between among through across against along around beyond than as and or but nor so yet if then
+    because while when where which who whom whose what how why is are was were be been being am do does did
+    has have had having can could may might must shall should will would not no never also only just even
+    more most less least very much many some any all each every both either neither other another such same
+    one two three first s
+""".split())
+
+
+def skeleton(text: str, material: Iterable[str]) -> tuple[str, ...]:
+    """The sentence skeleton of ``text``: the instance's material masked, function words and the rest kept."""
+    own = {w for m in material for w in words(m)} - FUNCTION_WORDS
+    out: list[str] = []
+    for w in words(text):
+        tok = "#" if any(ch.isdigit() for ch in w) else "_" if w in own else w
+        if not (tok == "_" and out and out[-1] == "_"):
+            out.append(tok)
+    return tuple(out)
+
+
+def material_of(inst: Instance, leave_out: str | None = None) -> list[str]:
+    """The instance's own texts: query, answers, and every context but ``leave_out``."""
+    texts = [inst.query, *(t for a in inst.answers.values() for t in (a.short, a.long))]
+    return texts + [c.text for cid, c in inst.contexts.items() if cid != leave_out]
+
+
+def _own(token: str) -> bool:
+    return token not in ("_", "#") and token not in FUNCTION_WORDS
+
+
+def grams(skel: Sequence[str]) -> frozenset[tuple[str, ...]]:
+    """The skeleton's 3-grams that hold at least one word of the writer's own."""
+    all_grams = (tuple(skel[i:i + N]) for i in range(len(skel) - N + 1))
+    return frozenset(g for g in all_grams if any(_own(t) for t in g))
+
+
+def overlap(a: frozenset[tuple[str, ...]], b: frozenset[tuple[str, ...]]) -> float:
+    """The share of ``a``'s 3-grams found in ``b`` (0.0 when ``a`` has none)."""
+    return len(a & b) / len(a) if a else 0.0
+
+
+def shares_template(a: frozenset[tuple[str, ...]], b: frozenset[tuple[str, ...]]) -> bool:
+    return len(a & b) >= MIN_SHARED and overlap(a, b) >= SHARED_TEMPLATE
+
+
+@dataclass(frozen=True)
+class Shaped:
+    """One row's text for one context id, with its skeleton 3-grams."""
+
+    row: str  # the instance id: rows of one id share contexts, so they are not compared
+    where: str  # how a reason names the row
+    grams: frozenset[tuple[str, ...]]
+
+
+def shaped(inst: Instance, cid: str, text: str) -> Shaped:
+    where = inst.id if inst.variation == 1 else f"{inst.id} (query {inst.variation})"
+    return Shaped(inst.id, where, grams(skeleton(text, material_of(inst, cid))))
+
+
+def template_clash(candidate: Shaped, others: Iterable[Shaped]) -> str | None:
+    """Why ``candidate`` shares a template with one of ``others`` (the first), or None."""
+    for o in others:
+        if o.row != candidate.row and shares_template(candidate.grams, o.grams):
+            return (f"it shares its sentence skeleton with row {o.where} (3-gram overlap "
+                    f"{overlap(candidate.grams, o.grams):.2f}; a template from {SHARED_TEMPLATE})")
+    return None
+
+
+def closest(candidate: Shaped, others: Iterable[Shaped]) -> float:
+    """The skeleton 3-gram overlap of ``candidate`` with the closest row of another instance id."""
+    return max((overlap(candidate.grams, o.grams) for o in others if o.row != candidate.row), default=0.0)
