@@ -540,3 +540,72 @@ def test_validate_reads_the_audit_and_rejects_files(cli: Any, demo_tsv: Path, tm
     result = cli("validate", "bad.audit.jsonl")
     assert (result.exit_code, result.stderr) == (1, "error: bad.audit.jsonl: record 1: field text: None is not of "
                                                     "type 'string'\n")
+
+
+LETTERS_SPEC = """{
+  "name": "letters", "converter": "table", "format": "tsv", "id_column": "id", "query_column": "question",
+  "contexts": [
+    {"id": "a", "column": "pa", "required": true, "annotation_column": "ann_a", "answer": "x"},
+    {"id": "b", "column": "pb", "required": true, "annotation_column": "ann_b", "answer": "y", "contradicts": ["a"]},
+    {"id": "c", "column": "pc", "required": false, "annotation_from": "a", "answer": "x", "agrees": ["a"],
+     "contradicts": ["b"]},
+    {"id": "d", "column": "pd", "required": false, "annotation": "qn"}
+  ],
+  "answers": [{"id": "x", "short": "ans_x", "long": "long_x"}, {"id": "y", "short": "ans_y", "long": "long_y"}]
+}
+"""
+LETTERS_COLUMNS = ["id", "question", "ann_a", "ann_b", "pa", "pb", "pc", "pd", "ans_x", "long_x", "ans_y", "long_y"]
+LETTERS_ROW = {"id": "7", "question": ROW["query_text"], "ann_a": "qeu", "ann_b": "qeu", "pa": ROW["context_1"],
+               "pb": ROW["context_2"], "pc": "", "pd": "", "ans_x": "a suricate", "long_x": ROW["answer_context1_long"],
+               "ans_y": "a squirrel", "long_y": ROW["answer_context2_long"]}
+
+
+def test_contexts_named_by_letters_are_filled_from_the_spec(cli: Any, tmp_path: Path) -> None:
+    (tmp_path / "letters.hjson").write_text(LETTERS_SPEC, encoding="utf-8")
+    (tmp_path / "in.tsv").write_text(tsv_text([LETTERS_ROW], LETTERS_COLUMNS), encoding="utf-8")
+    script = Script(context_c=ctx(GOOD3), context_d=ctx(GOOD4), verdict_consistent_with_context_a=verdict("yes"),
+                    verdict_contradicts_context_b=verdict("yes"), verdict_gives_answer_x=verdict("yes"),
+                    verdict_consistent_with_contexts_a_b_c=verdict("yes"))
+    with ScriptedServer(script) as server:
+        result = cli("generate", "in.tsv", "-o", "out.jsonl", "--converter", "letters.hjson", "--llm", "m",
+                     "--base-url", server.base_url, "--no-cache")
+    assert result.exit_code == 0, result.stderr
+    assert "  context c: 1 to generate (0 already filled, left as they are): accepted 1, rejected 0" in result.stderr
+    assert "  context d: 1 to generate (0 already filled, left as they are): accepted 1, rejected 0" in result.stderr
+    assert sorted(kind(r.body) for r in server.requests) == [
+        "context_c", "context_d", "verdict_consistent_with_context_a", "verdict_consistent_with_contexts_a_b_c",
+        "verdict_contradicts_context_b", "verdict_does_not_answer_query", "verdict_gives_answer_x"]
+    prompt = user_text(next(r.body for r in server.requests if kind(r.body) == "context_c"))
+    assert "- agrees with context a: everything it says is compatible with context a;\n" in prompt
+    assert "- contradicts context b: it cannot be true if context b is true;\n" in prompt
+    assert '- contains the exact words "a suricate";\n- does not contain the words "a squirrel";' in prompt
+    (inst,) = read_records(tmp_path / "out.jsonl", "jsonl")
+    assert [(c["id"], c.get("text"), c.get("answer"), c.get("agrees"), c.get("contradicts"), c.get("annotation"))
+            for c in inst["contexts"]] == [
+        ("a", ROW["context_1"], "x", None, None, "qeu"), ("b", ROW["context_2"], "y", None, ["a"], "qeu"),
+        ("c", GOOD3, "x", ["a"], ["b"], "qeu"), ("d", GOOD4, None, None, None, "qn")]
+
+
+def test_rules_writer_fills_letters_and_a_spec_with_nothing_to_fill_is_an_error(cli: Any, tmp_path: Path) -> None:
+    (tmp_path / "letters.hjson").write_text(LETTERS_SPEC, encoding="utf-8")
+    demo_row = {**LETTERS_ROW, "question": "In which year was Queen Isaura of Tallowmere crowned?",
+                "pa": "Queen Isaura of Tallowmere was crowned in 1342.",
+                "pb": "Queen Isaura of Tallowmere was crowned in 1351.", "ans_x": "1342",
+                "long_x": "Queen Isaura of Tallowmere was crowned in 1342.", "ans_y": "1351",
+                "long_y": "Queen Isaura of Tallowmere was crowned in 1351."}
+    (tmp_path / "in.tsv").write_text(tsv_text([demo_row], LETTERS_COLUMNS), encoding="utf-8")
+    result = cli("generate", "in.tsv", "-o", "out.jsonl", "--converter", "letters.hjson", "--llm", "rules", "-q")
+    assert (result.exit_code, result.stderr) == (0, "")
+    (inst,) = read_instances(tmp_path / "out.jsonl")[0]
+    assert {k: c.text for k, c in inst.contexts.items() if k in "cd"} == {
+        "c": "It was in 1342 that Queen Isaura of Tallowmere was crowned.",
+        "d": "Tallowmere counted Isaura among its rulers."}
+    # a layout with no optional context: nothing could ever be filled
+    (tmp_path / "all-required.hjson").write_text(LETTERS_SPEC.replace("required: false", "required: true"),
+                                                 encoding="utf-8")
+    result = cli("generate", "in.tsv", "-o", "out2.jsonl", "--converter", "letters.hjson", "--layout",
+                 "all-required.hjson", "--llm", "rules")
+    assert (result.exit_code, result.stderr) == (
+        1, "error: all-required.hjson: field contexts: no context has required: false, so there is nothing to "
+           "generate\n")
+    assert not (tmp_path / "out2.jsonl").exists()
