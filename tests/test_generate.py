@@ -601,7 +601,7 @@ def test_rules_writer_fills_letters_and_a_spec_with_nothing_to_fill_is_an_error(
         "c": "It was in 1342 that Queen Isaura of Tallowmere was crowned.",
         "d": "Tallowmere counted Isaura among its rulers."}
     # a layout with no optional context: nothing could ever be filled
-    (tmp_path / "all-required.hjson").write_text(LETTERS_SPEC.replace("required: false", "required: true"),
+    (tmp_path / "all-required.hjson").write_text(LETTERS_SPEC.replace('"required": false', '"required": true'),
                                                  encoding="utf-8")
     result = cli("generate", "in.tsv", "-o", "out2.jsonl", "--converter", "letters.hjson", "--layout",
                  "all-required.hjson", "--llm", "rules")
