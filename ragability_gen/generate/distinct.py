@@ -7,7 +7,7 @@ query, contexts or answers becomes ``_`` (runs of them one ``_``), a number beco
 words stay. What is left is the template. Only 3-grams holding a word of the writer's own (neither the
 instance's material nor a function word) count: "_ was crowned in #" is any sentence's shape, "the name _
 appears in several archival records" is a template. Two texts share a template when most of one's
-counted 3-grams occur in the other's.
+counted 3-grams (of the one with fewer) occur in the other's.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ N = 3
 """Skeleton n-grams are 3-grams: long enough that "_ is a _" alone is no template."""
 
 SHARED_TEMPLATE = 0.5
-"""A text shares a template with another when at least this share of its skeleton 3-grams is in the other's."""
+"""Two texts share a template when at least this share of the shorter one's skeleton 3-grams is in the other's."""
 
 MIN_SHARED = 1
 """... and at least this many of them."""
@@ -67,8 +67,8 @@ def grams(skel: Sequence[str]) -> frozenset[tuple[str, ...]]:
 
 
 def overlap(a: frozenset[tuple[str, ...]], b: frozenset[tuple[str, ...]]) -> float:
-    """The share of ``a``'s 3-grams found in ``b`` (0.0 when ``a`` has none)."""
-    return len(a & b) / len(a) if a else 0.0
+    """The shared 3-grams over those of the text with fewer (0.0 when one has none): the same both ways."""
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
 def shares_template(a: frozenset[tuple[str, ...]], b: frozenset[tuple[str, ...]]) -> bool:
