@@ -1,0 +1,51 @@
+"""Recognisability: sentence skeletons, and which texts share a template across rows."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from ragability_gen import read_instances
+from ragability_gen.generate.distinct import (
+    SHARED_TEMPLATE,
+    closest,
+    grams,
+    overlap,
+    shaped,
+    skeleton,
+    template_clash,
+)
+
+
+def test_skeleton_masks_the_instance_material_and_keeps_the_template() -> None:
+    material = ["In which year was Queen Isaura of Tallowmere crowned?", "Queen Isaura was crowned in 1342."]
+    assert skeleton("The name Queen Isaura appears in several archival records.", material) == (
+        "the", "name", "_", "appears", "in", "several", "archival", "records")
+    assert skeleton("In 1342, Queen Isaura of Tallowmere was crowned.", material) == (
+        "in", "#", "_", "of", "_", "was", "_")
+    # a sentence made only of the instance's material and function words has no template 3-grams
+    assert grams(skeleton("In 1342, Queen Isaura of Tallowmere was crowned.", material)) == frozenset()
+
+
+def test_overlap_is_the_same_both_ways() -> None:
+    a = grams(("x", "own", "words", "here", "too"))
+    b = grams(("own", "words", "here"))
+    assert overlap(a, b) == overlap(b, a) == 1.0
+    assert overlap(a, frozenset()) == 0.0
+
+
+def test_the_old_template_is_caught_and_the_hand_written_demo_contexts_are_not(demo_tsv: Path) -> None:
+    instances, _ = read_instances(demo_tsv)
+    for cid in ("3", "4"):
+        shapes = [shaped(i, cid, i.contexts[cid].text) for i in instances if cid in i.contexts]
+        assert all(template_clash(s, shapes) is None for s in shapes), cid
+        assert max(closest(s, shapes) for s in shapes) < SHARED_TEMPLATE
+    a, b = instances[0], instances[2]
+    old_a = shaped(a, "4", "The name Olinde brevicula appears in several archival records.")
+    old_b = shaped(b, "4", "The name Queen Isaura of Tallowmere appears in several archival records.")
+    assert template_clash(old_b, [old_a]) == (
+        "it shares its sentence skeleton with row 1 (3-gram overlap 0.83; a template from 0.5)")
+    # rows of one contradiction id share their contexts, so they are never compared
+    twin = dataclasses.replace(a, query="Another question about Olinde brevicula?", variation=2)
+    assert template_clash(shaped(twin, "4", "The name Olinde brevicula appears in several archival records."),
+                          [old_a]) is None
