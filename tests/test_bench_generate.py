@@ -37,7 +37,8 @@ def test_bench_generate_smollm2_runs_against_any_endpoint() -> None:
     def respond(body: dict[str, Any]) -> str:
         name = body["response_format"]["json_schema"]["name"]
         if name.startswith("verdict_"):
-            return json.dumps({"reason": "Checked.", "verdict": "no" if name.endswith("does_not_answer_query") else "yes"})
+            verdict = "no" if name.endswith("does_not_answer_query") else "yes"
+            return json.dumps({"reason": "Checked.", "verdict": verdict})
         return json.dumps({"context": candidate(body["messages"][1]["content"], name, len(body["messages"]))})
 
     with ScriptedServer(respond) as server:

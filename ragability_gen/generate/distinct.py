@@ -27,6 +27,9 @@ SHARED_TEMPLATE = 0.5
 MIN_SHARED = 1
 """... and at least this many of them."""
 
+MIN_SAME = 3
+"""Two skeletons of at least this many tokens that are equal are one template."""
+
 # Kept in skeletons even when the instance's own text has them: they carry the sentence shape.
 FUNCTION_WORDS = frozenset("""
     a an the this that these those it its it's they them their there here he she his her him we our you your
@@ -81,18 +84,28 @@ class Shaped:
 
     row: str  # the instance id: rows of one id share contexts, so they are not compared
     where: str  # how a reason names the row
+    skeleton: tuple[str, ...]
     grams: frozenset[tuple[str, ...]]
 
 
 def shaped(inst: Instance, cid: str, text: str) -> Shaped:
     where = inst.id if inst.variation == 1 else f"{inst.id} (query {inst.variation})"
-    return Shaped(inst.id, where, grams(skeleton(text, material_of(inst, cid))))
+    skel = skeleton(text, material_of(inst, cid))
+    return Shaped(inst.id, where, skel, grams(skel))
 
 
 def template_clash(candidate: Shaped, others: Iterable[Shaped]) -> str | None:
-    """Why ``candidate`` shares a template with one of ``others`` (the first), or None."""
+    """Why ``candidate`` shares a template with one of ``others`` (the first), or None.
+
+    Two texts with the very same skeleton share a template too, even one made of the instance's material
+    and function words only ("_ is a _"): a reader sees the same sentence with other names in it.
+    """
     for o in others:
-        if o.row != candidate.row and shares_template(candidate.grams, o.grams):
+        if o.row == candidate.row:
+            continue
+        if len(candidate.skeleton) >= MIN_SAME and candidate.skeleton == o.skeleton:
+            return f"it has the same sentence skeleton as row {o.where} ({' '.join(o.skeleton)!r})"
+        if shares_template(candidate.grams, o.grams):
             return (f"it shares its sentence skeleton with row {o.where} (3-gram overlap "
                     f"{overlap(candidate.grams, o.grams):.2f}; a template from {SHARED_TEMPLATE})")
     return None
@@ -100,4 +113,5 @@ def template_clash(candidate: Shaped, others: Iterable[Shaped]) -> str | None:
 
 def closest(candidate: Shaped, others: Iterable[Shaped]) -> float:
     """The skeleton 3-gram overlap of ``candidate`` with the closest row of another instance id."""
-    return max((overlap(candidate.grams, o.grams) for o in others if o.row != candidate.row), default=0.0)
+    return max((1.0 if candidate.skeleton == o.skeleton else overlap(candidate.grams, o.grams)
+                for o in others if o.row != candidate.row), default=0.0)

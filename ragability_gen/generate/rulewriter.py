@@ -22,11 +22,14 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from ragability_gen.core.model import Answer
 from ragability_gen.generate.tasks import ContextTask
 from ragability_gen.generate.textrules import answer_words, find_answer, normalise, split_sentences, words
 from ragability_gen.generate.writers import Draft, Turn, register_writer
+
+T = TypeVar("T")
 
 _LEADING_YES_NO = re.compile(r"^\s*(?:yes|no)\s*[,;:.!-]\s*", re.I)
 _NAME_WORD = r"[A-ZÀ-ÖØ-Þ][\w’'-]*"
@@ -164,13 +167,13 @@ def _a(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
-def _phrase(shape: str, key: str, **parts: str) -> str:
-    choices = _SHAPES[shape]
-    k = int(hashlib.sha256(f"{key}\x00{shape}".encode()).hexdigest(), 16) % len(choices)
-    return _sentence(choices[k].format(**parts, **{f"{n}_": _inner(v) for n, v in parts.items()}))
+def _phrase(shape: str, key: str, **parts: str) -> list[str]:
+    """Every phrasing of ``shape`` with ``parts`` filled in, the row's own first."""
+    filled = [_sentence(c.format(**parts, **{f"{n}_": _inner(v) for n, v in parts.items()})) for c in _SHAPES[shape]]
+    return _rotate(filled, f"{key}\x00{shape}")
 
 
-def _facts_of(sentence: str, key: str) -> Iterable[tuple[str, str]]:
+def _facts_of(sentence: str, key: str) -> Iterable[tuple[str, list[str]]]:
     s = sentence
     if m := _APPOSITIVE_PLACE.match(s):
         yield "place", _phrase("place", key, x=m.group("x"), pp=m.group("pp"))
@@ -214,19 +217,18 @@ def _facts_of(sentence: str, key: str) -> Iterable[tuple[str, str]]:
                                a=_a(m.group("kind")))
 
 
-def background_facts(texts: Iterable[str], key: str = "", min_sources: int = 2) -> list[tuple[str, str]]:
-    """Facts at least ``min_sources`` of ``texts`` state in passing, as (shape, sentence), in the order found.
+def background_facts(texts: Iterable[str], key: str = "", min_sources: int = 2) -> list[tuple[str, list[str]]]:
+    """Facts at least ``min_sources`` of ``texts`` state in passing, as (shape, phrasings), in the order found.
 
     A fact only one of two contradicting texts states may be the contested one; two texts that both state
-    it agree on it.
-    ``key`` picks each shape's phrasing, so rows phrase the same shape differently.
+    it agree on it. ``key`` orders each fact's phrasings, so rows phrase the same shape differently.
     """
-    seen: dict[str, tuple[str, set[int]]] = {}
+    seen: dict[str, tuple[str, list[str], set[int]]] = {}
     for n, text in enumerate(texts):
         for s in split_sentences(text):
-            for shape, fact in _facts_of(s, key):
-                seen.setdefault(fact, (shape, set()))[1].add(n)
-    return [(shape, fact) for fact, (shape, where) in seen.items() if len(where) >= min_sources]
+            for shape, phrasings in _facts_of(s, key):
+                seen.setdefault(phrasings[0], (shape, phrasings, set()))[2].add(n)
+    return [(shape, phrasings) for shape, phrasings, where in seen.values() if len(where) >= min_sources]
 
 
 def _touches(text: str, answers: Iterable[Answer]) -> bool:
@@ -234,7 +236,7 @@ def _touches(text: str, answers: Iterable[Answer]) -> bool:
     return any(answer_words(a.short) and find_answer(ws, a.short) for a in answers)
 
 
-def _rotate(items: list[str], key: str) -> list[str]:
+def _rotate(items: list[T], key: str) -> list[T]:
     """``items`` rotated by a stable hash of ``key``: rows start at different shapes, the same row always alike."""
     if not items:
         return items
@@ -256,8 +258,10 @@ def rule_candidates(task: ContextTask) -> list[str]:
         shapes = _unique([fronted(statement), cleft(statement), active(statement)])
         return _rotate(shapes, key) + [statement]
     named = [a for a in task.answers.values() if not find_answer(words(task.query), a.short)]
-    facts = [t for _, t in background_facts([*task.others.values(), task.query], key) if not _touches(t, named)]
-    return _rotate(_unique(facts), key)
+    facts = _rotate([p for _, p in background_facts([*task.others.values(), task.query], key)], key)
+    # each fact in the row's own phrasing first, then the other phrasings
+    rounds = max((len(p) for p in facts), default=0)
+    return _unique(p[n] for n in range(rounds) for p in facts if n < len(p) and not _touches(p[n], named))
 
 
 @register_writer("rules")
@@ -268,7 +272,7 @@ class RuleWriter:
     """
 
     name = "rules"
-    attempts = 8
+    attempts = 12
 
     async def write(self, task: ContextTask, history: Sequence[Turn]) -> Draft:
         candidates = rule_candidates(task)
