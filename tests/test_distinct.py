@@ -49,3 +49,14 @@ def test_the_old_template_is_caught_and_the_hand_written_demo_contexts_are_not(d
     twin = dataclasses.replace(a, query="Another question about Olinde brevicula?", variation=2)
     assert template_clash(shaped(twin, "4", "The name Olinde brevicula appears in several archival records."),
                           [old_a]) is None
+
+
+def test_the_same_skeleton_of_material_and_function_words_is_one_template(demo_tsv: Path) -> None:
+    instances, _ = read_instances(demo_tsv)
+    town = next(i for i in instances if i.id == "11")
+    kingdom = next(i for i in instances if i.id == "19")
+    a = shaped(town, "4", "Carrowden is a town.")
+    b = shaped(kingdom, "4", "Tallowmere is a kingdom.")
+    assert a.grams == frozenset() and a.skeleton == b.skeleton == ("_", "is", "a", "_")
+    assert template_clash(b, [a]) == "it has the same sentence skeleton as row 11 ('_ is a _')"
+    assert closest(b, [a]) == 1.0

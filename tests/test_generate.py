@@ -339,7 +339,7 @@ def test_rules_generator_fills_the_demo_and_the_suite_gains_the_skipped_variants
     before, _ = read_instances(demo_tsv)
     after, _ = read_instances(tmp_path / "demo.jsonl")
     assert [(i.contexts["3"].text, i.contexts["4"].text) for i in after[-2:]] == [
-        ("It was before the Vellmoor Observatory opened that the Guild of Lanternwrights was founded.",
+        ("Before the Vellmoor Observatory opened, the Guild of Lanternwrights was founded.",
          "The Lanternwrights had a guild of their own."),
         ("Without its battery, the Pellifex Aero-7 survey drone weighs 1.8 kilograms.",
          "Pellifex sells a survey drone called the Aero-7."),
@@ -372,7 +372,7 @@ def test_rules_writer_never_quotes_the_question_or_cites_records(demo_tsv: Path)
     assert [d.distinct == d.generated for d in gen.summary.distinctness] == [True, True]
     # several sentence shapes, not one
     firsts = {t.split()[0] for t in texts}
-    assert firsts >= {"It", "Before", "The"} and len(firsts) >= 10
+    assert firsts >= {"In", "Before", "The"} and len(firsts) >= 10
 
 
 def test_force_regenerates_and_keeps_previous_text_when_rejected(cli: Any, demo_tsv: Path, tmp_path: Path) -> None:
@@ -381,8 +381,8 @@ def test_force_regenerates_and_keeps_previous_text_when_rejected(cli: Any, demo_
     assert result.stderr.splitlines()[-1] == (
         f"error: {demo_tsv}: generate accepted 34 of 43 contexts asked for; 9 rejected (rows listed in the summary "
         "and the rejects report); --allow-partial accepts this")
-    assert ("  rejected, old text kept: 6 context 3, 13 context 4, 14 context 3, 15 context 4, 16 context 4, "
-            "18 context 3, 18 context 4, 19 context 3, 20 context 4") in result.stderr
+    assert ("  rejected, old text kept: 6 context 3, 11 context 4, 14 context 3, 15 context 4, 16 context 4, "
+            "18 context 3, 19 context 3, 19 context 4, 20 context 4") in result.stderr
     assert ("  context 3 not generated for 5 rows whose declared relations cannot hold (reasons in the rejects "
             "report); 5 keep their old text") in result.stderr
     audit, rejects = outputs(tmp_path, "demo")
@@ -395,8 +395,11 @@ def test_force_regenerates_and_keeps_previous_text_when_rejected(cli: Any, demo_
     thirteen = next(r for r in rejects if r["instance"] == "13")["rejected"]
     assert thirteen[0]["reasons"] == ["context 3 must contradict context 2, but context 2 gives no answer to the "
                                       "query (annotation qn, answer 'not stated'): nothing can contradict it"]
-    assert thirteen[1]["reasons"][0] == ("attempt 1: rule distinct_template: it shares its sentence skeleton with "
-                                         "row 6 (3-gram overlap 1.00; a template from 0.5)")
+    eleven = next(r for r in rejects if r["instance"] == "11")["rejected"]
+    assert eleven[1]["reasons"] == [
+        "attempt 1: rule distinct_template: it has the same sentence skeleton as row 8 ('_ is a _')",
+        "attempt 2: rule distinct_template: it has the same sentence skeleton as row 7 ('_ is the name of a _')",
+        "the rules writer has no further candidate"]
     rows = {(r["contradiction_ID"], r["query_text"]): r for r in corpus_rows(tmp_path / "demo.tsv")}
     old = {(r["contradiction_ID"], r["query_text"]): r for r in corpus_rows(demo_tsv)}
     key9 = next(k for k in rows if k[0] == "9")
@@ -598,7 +601,7 @@ def test_rules_writer_fills_letters_and_a_spec_with_nothing_to_fill_is_an_error(
     assert (result.exit_code, result.stderr) == (0, "")
     (inst,) = read_instances(tmp_path / "out.jsonl")[0]
     assert {k: c.text for k, c in inst.contexts.items() if k in "cd"} == {
-        "c": "It was in 1342 that Queen Isaura of Tallowmere was crowned.",
+        "c": "In 1342, Queen Isaura of Tallowmere was crowned.",
         "d": "Tallowmere counted Isaura among its rulers."}
     # a layout with no optional context: nothing could ever be filled
     (tmp_path / "all-required.hjson").write_text(LETTERS_SPEC.replace('"required": false', '"required": true'),

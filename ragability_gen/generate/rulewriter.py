@@ -4,9 +4,9 @@ Without a model the writer cannot invent facts, so it restates facts the instanc
 sentence shapes, so a passage reads like a passage and not like a form:
 
 - A context that gives an answer restates the answer's long form (a leading "Yes,"/"No," dropped) by
-  moving its closing phrase to the front ("In 1342, ..."), as a cleft ("It was in 1342 that ..."), or from
-  passive to active ("The navy launched ..."), then as it is. The rule checks drop shapes too close to
-  the original.
+  moving its closing phrase to the front ("In 1342, ..."), from passive to active ("The navy launched
+  ..."), or as it is; failing those, as a cleft ("It was in 1342 that ..."). The rule checks drop shapes
+  too close to the original.
 - A neutral context states a background fact the contexts agree on and that touches no answer: where
   an entity lies ("X, in the province of P," -> "X lies in P."), what else it is called ("The Fennick lily
   (Lirrosa fennica)" -> "Lirrosa fennica is another name for the Fennick lily."), who made it ("built by
@@ -255,8 +255,8 @@ def rule_candidates(task: ContextTask) -> list[str]:
         statement = _statement(task.carries[1])
         if len(words(statement)) < 3:
             return []
-        shapes = _unique([fronted(statement), cleft(statement), active(statement)])
-        return _rotate(shapes, key) + [statement]
+        # the cleft last: "It was ... that ..." in many rows would itself be a recognisable frame
+        return _unique([*_rotate(_unique([fronted(statement), active(statement), statement]), key), cleft(statement)])
     named = [a for a in task.answers.values() if not find_answer(words(task.query), a.short)]
     facts = _rotate([p for _, p in background_facts([*task.others.values(), task.query], key)], key)
     # each fact in the row's own phrasing first, then the other phrasings
