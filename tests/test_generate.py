@@ -504,6 +504,10 @@ def test_a_template_shared_across_rows_is_sent_back_to_the_later_row(cli: Any, t
     shared = ("rule distinct_template: it shares its sentence skeleton with row 0 (3-gram overlap 0.90; a template "
               "from 0.5)")
     assert fours["1"]["reasons"] == [f"attempt 1: {shared}"] and fours["1"]["text"] == GOOD4
+    first = fours["1"]["attempts"][0]
+    assert [(r["check"], r["passed"]) for r in first["rule_checks"] if r["check"] == "distinct_template"] == [
+        ("distinct_template", False)]
+    assert first["passed"] is False and first["model_checks"] is not None  # verified before the output was compared
     # the retry is the continued conversation, with the reason
     retry = [r.body for r in server.requests if kind(r.body) == "context_4" and len(r.body["messages"]) == 4]
     assert retry and f"- {shared}" in retry[0]["messages"][3]["content"]

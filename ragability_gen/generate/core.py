@@ -153,6 +153,7 @@ async def _redo(run: _Run, inst: Instance, audit: ContextAudit, reason: str) -> 
     """Reject an accepted context for sharing a template, and ask its writer again with the reason."""
     last = audit.attempts[-1]
     problem = f"rule distinct_template: {reason}"
+    last.rule_checks = [v for v in last.rule_checks if v.check != "distinct_template"]
     last.rule_checks.append(RuleVerdict("distinct_template", False, reason))
     last.problems.append(problem)
     audit.reasons.append(f"attempt {last.number}: {problem}")
