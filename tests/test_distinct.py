@@ -8,6 +8,7 @@ from pathlib import Path
 from ragability_gen import read_instances
 from ragability_gen.generate.distinct import (
     SHARED_TEMPLATE,
+    TemplateIndex,
     closest,
     grams,
     overlap,
@@ -60,3 +61,16 @@ def test_the_same_skeleton_of_material_and_function_words_is_one_template(demo_t
     assert a.grams == frozenset() and a.skeleton == b.skeleton == ("_", "is", "a", "_")
     assert template_clash(b, [a]) == "it has the same sentence skeleton as row 11 ('_ is a _')"
     assert closest(b, [a]) == 1.0
+
+
+def test_the_index_answers_as_the_plain_comparison_does(demo_tsv: Path) -> None:
+    instances, _ = read_instances(demo_tsv)
+    texts = [i.contexts[c].text for i in instances for c in ("3", "4") if c in i.contexts]
+    texts += ["The name X appears in several archival records.", "Carrowden is a town.", "Tallowmere is a kingdom."]
+    shapes = [shaped(instances[n % len(instances)], "4", t) for n, t in enumerate(texts)]
+    index = TemplateIndex()
+    for n, s in enumerate(shapes):
+        assert index.clash(s) == template_clash(s, shapes[:n])
+        assert index.closest(s) == closest(s, shapes[:n])
+        index.add(s)
+    assert any(index.clash(s) for s in shapes)  # the comparison found something to agree on

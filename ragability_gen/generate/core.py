@@ -28,7 +28,7 @@ from ragability_gen.core.specs import Spec, load_converter_spec, load_suite_spec
 from ragability_gen.errors import InputError, LLMError, LLMSetupError, RagabilityGenError
 from ragability_gen.generate import rulewriter  # noqa: F401  (registers the offline writers)
 from ragability_gen.generate.audit import Attempt, ContextAudit, Distinctness, GenerateSummary, Generation
-from ragability_gen.generate.distinct import Shaped, closest, shaped, template_clash
+from ragability_gen.generate.distinct import TemplateIndex, shaped
 from ragability_gen.generate.tasks import ContextTask, Layout, context_task, layout_of, with_context
 from ragability_gen.generate.textrules import RuleVerdict
 from ragability_gen.generate.verifier import Verifier, describe
@@ -60,7 +60,7 @@ class _Run:
     def __init__(self, writer: Writer, verifier: Verifier | None, attempts: int, force: bool, layout: Layout):
         self.writer, self.verifier, self.attempts, self.force = writer, verifier, attempts, force
         self.layout = layout
-        self.taken: dict[str, list[Shaped]] = {}  # per context id: the texts a candidate must not resemble
+        self.taken: dict[str, TemplateIndex] = {}  # per context id: the texts a candidate must not resemble
 
     async def instance(self, inst: Instance) -> tuple[Instance, list[ContextAudit]]:
         audits = []
@@ -113,7 +113,8 @@ class _Run:
 
     async def check(self, task: ContextTask, inst: Instance, candidate: str, attempt: Attempt) -> None:
         attempt.rule_checks = task.rules(candidate)
-        clash = template_clash(shaped(inst, task.cid, candidate), self.taken.get(task.cid, ()))
+        taken = self.taken.get(task.cid)
+        clash = taken.clash(shaped(inst, task.cid, candidate)) if taken is not None else None
         attempt.rule_checks.append(RuleVerdict("distinct_template", clash is None, clash or ""))
         attempt.problems = [f"rule {v.check}: {v.reason}" for v in attempt.rule_checks if not v.passed]
         if attempt.problems:
@@ -141,11 +142,12 @@ def _clashes(run: _Run, results: list[tuple[Instance, list[ContextAudit]]]) -> l
                 continue
             shape = shaped(inst, cid, ctx.text)
             audit = generated.get(cid)
-            reason = template_clash(shape, run.taken.get(cid, ())) if audit is not None else None
+            taken = run.taken.setdefault(cid, TemplateIndex())
+            reason = taken.clash(shape) if audit is not None else None
             if audit is not None and reason is not None:
                 flagged.append((i, audit, reason))
             else:
-                run.taken.setdefault(cid, []).append(shape)
+                taken.add(shape)
     return flagged
 
 
@@ -188,13 +190,13 @@ async def _all_or_nothing(coros: Sequence[Awaitable[T]]) -> list[T]:
 def _distinctness(run: _Run, results: list[tuple[Instance, list[ContextAudit]]]) -> list[Distinctness]:
     out = []
     for cid in run.layout.fillable:
-        shapes = [shaped(inst, cid, inst.contexts[cid].text) for inst, _ in results if cid in inst.contexts]
         generated = [shaped(inst, cid, inst.contexts[cid].text) for inst, audits in results
                      for a in audits if a.context == cid and a.accepted]
         if not generated:
             continue
-        near = [closest(g, shapes) for g in generated]
-        distinct = sum(template_clash(g, shapes) is None for g in generated)
+        index = TemplateIndex(shaped(inst, cid, inst.contexts[cid].text) for inst, _ in results if cid in inst.contexts)
+        near = [index.closest(g) for g in generated]
+        distinct = sum(index.clash(g) is None for g in generated)
         out.append(Distinctness(cid, len(generated), distinct, sum(near) / len(near), max(near)))
     return out
 
@@ -224,7 +226,7 @@ async def agenerate(instances: Sequence[Instance], writer: Writer, verifier: Ver
     for inst in instances:  # texts that stay as they are: no candidate may share their template
         for cid in layout.fillable:
             if _keep(inst.contexts.get(cid), force):
-                run.taken.setdefault(cid, []).append(shaped(inst, cid, inst.contexts[cid].text))
+                run.taken.setdefault(cid, TemplateIndex()).add(shaped(inst, cid, inst.contexts[cid].text))
     sem = asyncio.Semaphore(max(1, concurrency))
     done = 0
 

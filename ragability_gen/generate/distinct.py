@@ -111,6 +111,41 @@ def template_clash(candidate: Shaped, others: Iterable[Shaped]) -> str | None:
     return None
 
 
+class TemplateIndex:
+    """Shaped texts indexed by skeleton and by 3-gram, so a check looks only at texts that share something.
+
+    Comparing every new text with every other would cost quadratic time over a corpus; with the index a
+    check costs about the number of texts it shares a 3-gram or its skeleton with. Answers are the same as
+    :func:`template_clash` and :func:`closest` over the texts in the order they were added.
+    """
+
+    def __init__(self, shapes: Iterable[Shaped] = ()):
+        self.shapes: list[Shaped] = []
+        self._by_skeleton: dict[tuple[str, ...], list[int]] = {}
+        self._by_gram: dict[tuple[str, ...], list[int]] = {}
+        for shape in shapes:
+            self.add(shape)
+
+    def add(self, shape: Shaped) -> None:
+        n = len(self.shapes)
+        self.shapes.append(shape)
+        self._by_skeleton.setdefault(shape.skeleton, []).append(n)
+        for g in shape.grams:
+            self._by_gram.setdefault(g, []).append(n)
+
+    def _near(self, shape: Shaped) -> list[Shaped]:
+        found = set(self._by_skeleton.get(shape.skeleton, ()))
+        for g in shape.grams:
+            found.update(self._by_gram.get(g, ()))
+        return [self.shapes[i] for i in sorted(found)]
+
+    def clash(self, shape: Shaped) -> str | None:
+        return template_clash(shape, self._near(shape))
+
+    def closest(self, shape: Shaped) -> float:
+        return closest(shape, self._near(shape))
+
+
 def closest(candidate: Shaped, others: Iterable[Shaped]) -> float:
     """The skeleton 3-gram overlap of ``candidate`` with the closest row of another instance id."""
     return max((1.0 if candidate.skeleton == o.skeleton else overlap(candidate.grams, o.grams)
