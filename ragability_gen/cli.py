@@ -237,7 +237,7 @@ def generate(input_file: Path, output: Path, llm: str, verifier: str | None, att
     except GenerationShortfall as e:
         bar.close()
         if not quiet:
-            for line in e.summary.lines():
+            for line in e.lines():
                 click.echo(line, err=True)
         raise _fail(e) from None
     except (RagabilityGenError, OSError) as e:

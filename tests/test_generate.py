@@ -378,6 +378,7 @@ def test_rules_writer_never_quotes_the_question_or_cites_records(demo_tsv: Path)
 def test_force_regenerates_and_keeps_previous_text_when_rejected(cli: Any, demo_tsv: Path, tmp_path: Path) -> None:
     result = cli("generate", demo_tsv, "-o", "demo.tsv", "--llm", "rules", "--force")
     assert result.exit_code == 1
+    assert result.stderr.startswith(f"{demo_tsv}: read 24 records with converter 'ragability-v0.4'")
     assert result.stderr.splitlines()[-1] == (
         f"error: {demo_tsv}: generate accepted 34 of 43 contexts asked for; 9 rejected (rows listed in the summary "
         "and the rejects report); --allow-partial accepts this")

@@ -46,9 +46,13 @@ T = TypeVar("T")
 class GenerationShortfall(RagabilityGenError):
     """Fewer contexts were accepted than asked for; the files are written and say which rows."""
 
-    def __init__(self, line: str, summary: GenerateSummary):
+    def __init__(self, line: str, summary: GenerateSummary, read: ConvertSummary | None = None):
         super().__init__(line)
-        self.summary = summary
+        self.summary, self.read = summary, read
+
+    def lines(self) -> list[str]:
+        """The summary lines of the run (what was read, then what was generated)."""
+        return (self.read.lines() if self.read is not None else []) + self.summary.lines()
 
 
 def _keep(current: Context | None, force: bool) -> bool:
@@ -379,5 +383,5 @@ def generate_file(input_path: str | Path, output: str | Path, llm: str, *, verif
                            f"{rejected} instances with a context not generated to {rejects_path}"]
     short = gen.summary.shortfall()
     if short is not None and not allow_partial:
-        raise GenerationShortfall(f"{input_path}: {short}; --allow-partial accepts this", gen.summary)
+        raise GenerationShortfall(f"{input_path}: {short}; --allow-partial accepts this", gen.summary, read)
     return read, gen.summary
