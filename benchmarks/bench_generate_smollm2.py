@@ -7,7 +7,7 @@ run is ``--allow-partial``: a shortfall is the figure being measured, not a fail
 cleanly (exit 0) when the server is not reachable. Run:
 
     python benchmarks/bench_generate_smollm2.py [--base-url http://127.0.0.1:8765/v1] [--model smollm2]
-                                                [--attempts 3] [--keep DIR] [-- extra generate options]
+                                                [--attempts 3] [--rows N] [--keep DIR] [-- extra generate options]
 
 Start the server with:
 
@@ -53,6 +53,7 @@ def main() -> int:
     ap.add_argument("--base-url", default="http://127.0.0.1:8765/v1")
     ap.add_argument("--model", default="smollm2")
     ap.add_argument("--attempts", type=int, default=3)
+    ap.add_argument("--rows", type=int, help="only the first N demo rows (a busy machine answers slowly)")
     ap.add_argument("--keep", type=Path, help="copy the output, audit and rejects files here")
     ap.add_argument("extra", nargs="*", help="more generate options (after --)")
     args = ap.parse_args()
@@ -62,7 +63,12 @@ def main() -> int:
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp, "demo.jsonl")
-        cmd = [str(DEMO), "-o", str(out), "--llm", args.model, "--base-url", args.base_url, "--force",
+        corpus = DEMO
+        if args.rows:
+            corpus = Path(tmp, "demo-head.tsv")
+            lines = DEMO.read_text(encoding="utf-8").splitlines(keepends=True)
+            corpus.write_text("".join(lines[:args.rows + 1]), encoding="utf-8")
+        cmd = [str(corpus), "-o", str(out), "--llm", args.model, "--base-url", args.base_url, "--force",
                "--attempts", str(args.attempts), "--no-cache", "--allow-partial", *args.extra]
         start = time.perf_counter()
         proc = subprocess.run([sys.executable, "-c", GENERATE, *cmd], capture_output=True, text=True)
