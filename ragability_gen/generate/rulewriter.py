@@ -133,7 +133,8 @@ _MODEL = re.compile(r"\b(?:The\s+)?(?P<brand>[A-ZÀ-ÖØ-Þ][a-z]+)\s+(?P<model>
                     r"(?P<kind>(?:[a-z]+\s+){0,2}?[a-z]+?)\s+(?:is|was|has|must|can|lasts|weighs|comes|recharges|may)\b")
 _APPOSITIVE = re.compile(r"(?P<x>(?:The\s+)?[A-ZÀ-ÖØ-Þ][\w’'-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w’'-]*)*),\s+an?\s+"
                          r"(?P<what>[a-z][^,]+?),")
-_EVENT = re.compile(r"\bthe\s+(?P<kind>Siege|Battle|Treaty|Guild)\s+of\s+(?P<place>[A-ZÀ-ÖØ-Þ][\w’'-]+)")
+_EVENT = re.compile(r"\bthe\s+(?P<kind>Siege|Battle|Treaty|Guild)\s+of\s+"
+                    r"(?P<place>[A-ZÀ-ÖØ-Þ][\w’'-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w’'-]+)*)")
 _OWNED = re.compile(r"\bthe\s+(?P<owner>[A-ZÀ-ÖØ-Þ][\w’'-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w’'-]+)*)\s+(?P<thing>(?:compliance|"
                     r"product|operating|safety|building|trade)\s+[a-z]+|logbook|navy|fleet|charter)\b")
 _SHAPES = {  # per shape, phrasings to choose from by row
@@ -149,7 +150,7 @@ _SHAPES = {  # per shape, phrasings to choose from by row
     "has": ["{owner} has {a} {thing}", "{owner} maintains {a} {thing}"],
     "appositive": ["{x} {be} {a} {what}", "{x} {be} known as {a} {what}"],
     "siege": ["{place} was once under siege", "{place} has withstood a siege"],
-    "battle": ["A battle was once fought at {place}", "{place} saw a battle"],
+    "battle": ["A battle is named after {place}", "{place} gave its name to a battle"],
     "treaty": ["{place} gave its name to a treaty", "A treaty bears the name of {place}"],
     "guild": ["The {trade} had a guild of their own", "The {trade} formed a guild"],
     "model": ["{brand} makes the {model}, {a} {kind}", "The {model} is {a} {kind} made by {brand}",
@@ -252,8 +253,12 @@ def rule_candidates(task: ContextTask) -> list[str]:
     """The rules writer's candidates, in the row's order (see the module docstring)."""
     key = f"{task.instance}\x00{task.query}\x00{task.cid}"
     if task.carries is not None:
-        statement = _statement(task.carries[1])
-        if len(words(statement)) < 3:
+        answer = task.carries[1]
+        statement = _statement(answer)
+        # a long answer that is only the short one ("Medical sales rep.") or opens with a pronoun whose
+        # referent is elsewhere ("It is held ...") is no statement to restate
+        if (len(words(statement)) < 4 or normalise(statement) == normalise(answer.short)
+                or re.match(r"(?:It|He|She|They|This|These|Those|Its|His|Her|Their)\b", statement)):
             return []
         # the cleft last: "It was ... that ..." in many rows would itself be a recognisable frame
         return _unique([*_rotate(_unique([fronted(statement), active(statement), statement]), key), cleft(statement)])
