@@ -41,7 +41,7 @@ main()
 def reachable(base_url: str, model: str) -> str | None:
     """None when the server lists ``model``, else why not."""
     try:
-        with urllib.request.urlopen(base_url.rstrip("/") + "/models", timeout=3) as resp:
+        with urllib.request.urlopen(base_url.rstrip("/") + "/models", timeout=60) as resp:
             ids = [m.get("id") for m in json.load(resp).get("data", [])]
     except (OSError, ValueError) as e:
         return f"{base_url} is not reachable ({e})"
