@@ -201,7 +201,7 @@ def substitute(input_file: Path, output: Path, mapping: Path | None, seed: int, 
                    "'none' for rule checks only.")
 @click.option("--attempts", type=click.IntRange(min=1),
               help="Candidates per context at most; a rejected one is retried with the reasons "
-                   "(default: 3 for a model, every candidate of the rules writer).")
+                   "(default: 3 for a model, 12 for the rules writer).")
 @click.option("--force", is_flag=True, help="Regenerate the fillable contexts even where they are filled.")
 @click.option("--converter", metavar="NAME|PATH",
               help="Converter spec for INPUT (default: recognised from INPUT, else ragability-v0.4).")
