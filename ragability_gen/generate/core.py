@@ -328,7 +328,8 @@ def generate_file(input_path: str | Path, output: str | Path, llm: str, *, verif
             ``provider/model``).
         verifier: The model for the model checks; default the writer model (none for an offline writer);
             ``none`` for rule checks only.
-        attempts: Candidates per context at most (default: 3 for a model; the writer's own ``attempts``, 12 for ``rules``).
+        attempts: Candidates per context at most (default: the writer's own ``attempts``, 12 for ``rules``;
+            else 3).
         force: Regenerate contexts that are already filled.
         converter: Converter spec for ``input_path`` (default: recognised).
         layout: Converter spec whose declarations say which contexts to fill and their relations
