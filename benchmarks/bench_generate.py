@@ -1,7 +1,7 @@
 """Generate 1,000 instances against a scripted server with 50 ms latency; then again from the cache.
 
-Targets: every context accepted; at least 20 requests in flight at the peak; the second run, against the
-same cache, makes zero HTTP requests and writes the same files. The server runs in its own process
+Targets: every context accepted (after retries, if any); at least 20 requests in flight at the peak; the
+second run, against the same cache, makes zero HTTP requests and writes the same files. The server runs in its own process
 (``scripted_generate_server.py``) and so does each generate run. Run:
 
     python benchmarks/bench_generate.py [--rows 1000] [--latency 0.05] [--concurrency 32]
@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -62,15 +63,21 @@ def stats(server: subprocess.Popen[str]) -> dict[str, Any]:
     return dict(json.loads(server.stdout.readline()))
 
 
-def generate(corpus: Path, out: Path, url: str, cache: Path, concurrency: int) -> tuple[float, str]:
+def generate(corpus: Path, out: Path, url: str, cache: Path, concurrency: int) -> tuple[float, float, str]:
+    """One generate run in its own process: wall seconds, its CPU seconds (user + system), its stderr.
+
+    CPU seconds say more than wall time on a machine shared with other jobs.
+    """
     args = [str(corpus), "-o", str(out), "--llm", "scripted", "--base-url", url, "--cache", str(cache),
             "--concurrency", str(concurrency)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", GENERATE, *args], capture_output=True, text=True)
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         sys.exit(f"generate failed:\n{proc.stderr}")
-    return wall, proc.stderr
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), proc.stderr
 
 
 def _without_costs(record: dict[str, Any]) -> dict[str, Any]:
@@ -98,9 +105,10 @@ def main() -> int:
         try:
             assert server.stdout is not None
             url = server.stdout.readline().strip()
-            first_wall, first_log = generate(corpus, Path(tmp, "first.tsv"), url, cache, args.concurrency)
+            first_wall, first_cpu, first_log = generate(corpus, Path(tmp, "first.tsv"), url, cache, args.concurrency)
             first = stats(server)
-            second_wall, second_log = generate(corpus, Path(tmp, "second.tsv"), url, cache, args.concurrency)
+            second_wall, second_cpu, second_log = generate(corpus, Path(tmp, "second.tsv"), url, cache,
+                                                           args.concurrency)
             second = stats(server)
         finally:
             if server.stdin:
@@ -116,14 +124,17 @@ def main() -> int:
     print("first run summary:\n" + "".join(f"  {line}\n" for line in first_log.splitlines()[1:]), end="")
     peak_ok = args.tiny or first["peak_in_flight"] >= 20
     target = "no target in the tiny mode" if args.tiny else "target >= 20"
-    print(f"first run: {first_wall:.2f} s wall, {args.rows / first_wall:.1f} instances/s, "
+    print(f"first run: {first_wall:.2f} s wall, {first_cpu:.2f} s CPU, {args.rows / first_wall:.1f} instances/s, "
           f"{first['requests']} HTTP requests, peak {first['peak_in_flight']} in flight ({target}), "
           f"mean {first['busy_seconds'] / first_wall:.1f} in flight over the run")
     extra = second["requests"] - first["requests"]
-    print(f"second run (same cache): {second_wall:.2f} s wall, {extra} HTTP requests (target 0), "
+    print(f"second run (same cache): {second_wall:.2f} s wall, {second_cpu:.2f} s CPU, {extra} HTTP requests "
+          "(target 0), "
           f"same corpus and rejects files: {same}, same audit apart from cache hits and costs: {same_audit}")
-    all_accepted = f"candidates {2 * args.rows}: accepted {2 * args.rows}" in first_log
-    print(f"every context accepted at the first attempt: {all_accepted}")
+    # a retry is allowed: the recognisability check may find two of the server's texts alike
+    all_accepted = first_log.count(f"{args.rows} to generate (0 already filled, left as they are): "
+                                   f"accepted {args.rows}, rejected 0") == 2
+    print(f"every context accepted: {all_accepted}")
     ok = peak_ok and all_accepted and extra == 0 and same and same_audit
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ragability_gen.core.model import Instance
 from ragability_gen.generate.textrules import words
@@ -42,9 +43,15 @@ FUNCTION_WORDS = frozenset("""
 """.split())
 
 
+@lru_cache(maxsize=4096)
+def _material_words(material: tuple[str, ...]) -> frozenset[str]:
+    """The instance's own words: computed once per instance and context, not once per candidate."""
+    return frozenset(w for m in material for w in words(m)) - FUNCTION_WORDS
+
+
 def skeleton(text: str, material: Iterable[str]) -> tuple[str, ...]:
     """The sentence skeleton of ``text``: the instance's material masked, function words and the rest kept."""
-    own = {w for m in material for w in words(m)} - FUNCTION_WORDS
+    own = _material_words(tuple(material))
     out: list[str] = []
     for w in words(text):
         tok = "#" if any(ch.isdigit() for ch in w) else "_" if w in own else w
