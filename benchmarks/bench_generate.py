@@ -1,8 +1,8 @@
 """Generate 1,000 instances against a scripted server with 50 ms latency; then again from the cache.
 
-Targets: every context accepted (after retries, if any); at least 20 requests in flight at the peak; the
-second run, against the same cache, makes zero HTTP requests and writes the same files. The server runs in its own process
-(``scripted_generate_server.py``) and so does each generate run. Run:
+Targets: every context accepted (after retries, if any); at least 20 requests in flight at the peak;
+the second run, against the same cache, makes zero HTTP requests and writes the same files. The server
+runs in its own process (``scripted_generate_server.py``) and so does each generate run. Run:
 
     python benchmarks/bench_generate.py [--rows 1000] [--latency 0.05] [--concurrency 32]
     python benchmarks/bench_generate.py --tiny   # 30 rows, 10 ms, concurrency 8: the test suite runs this
