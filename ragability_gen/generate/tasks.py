@@ -100,7 +100,7 @@ class ContextTask:
 
     @property
     def kind(self) -> str:
-        """"agree" for a context that gives an answer, "neutral" for background that answers nothing."""
+        """Either "agree" (the context gives an answer) or "neutral" (background that answers nothing)."""
         return "neutral" if self.carries is None else "agree"
 
     def rules(self, candidate: str) -> list[RuleVerdict]:
