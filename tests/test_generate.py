@@ -617,3 +617,20 @@ def test_rules_writer_fills_letters_and_a_spec_with_nothing_to_fill_is_an_error(
         1, "error: all-required.hjson: field contexts: no context has required: false, so there is nothing to "
            "generate\n")
     assert not (tmp_path / "out2.jsonl").exists()
+
+
+def test_instance_files_get_the_ragability_layout(cli: Any, demo_tsv: Path, tmp_path: Path) -> None:
+    assert cli("convert", demo_tsv, "--to-corpus", "demo.jsonl", "-q").exit_code == 0
+    result = cli("generate", "demo.jsonl", "-o", "out.jsonl", "--llm", "rules")
+    assert result.exit_code == 0, result.stderr
+    assert "  context 4: 2 to generate (22 already filled, left as they are): accepted 2, rejected 0" in result.stderr
+    after, _ = read_instances(tmp_path / "out.jsonl")
+    assert (after[-1].contexts["3"].agrees, after[-1].contexts["3"].contradicts) == (("1",), ("2",))
+    # a spec that declares no contexts cannot say what to fill
+    result = cli("generate", "demo.jsonl", "-o", "out2.jsonl", "--llm", "rules", "--layout", "instances")
+    assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith("error: ") and result.stderr.endswith("instances.hjson: converter spec "
+                                                                          "'instances' declares no contexts, so it "
+                                                                          "cannot say which contexts to generate "
+                                                                          "(give --layout with a table converter "
+                                                                          "spec)\n")
