@@ -634,3 +634,11 @@ def test_instance_files_get_the_ragability_layout(cli: Any, demo_tsv: Path, tmp_
                                                                           "cannot say which contexts to generate "
                                                                           "(give --layout with a table converter "
                                                                           "spec)\n")
+
+
+def test_an_offline_writer_is_no_verifier(cli: Any, corpus: Path, tmp_path: Path) -> None:
+    result = cli("generate", "in.tsv", "-o", "out.tsv", "--llm", "rules", "--verifier", "rules")
+    assert (result.exit_code, result.stderr) == (
+        1, "error: verifier 'rules': an offline writer cannot judge candidates; name a model, or 'none' for rule "
+           "checks only\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.tsv"]

@@ -357,6 +357,9 @@ def generate_file(input_path: str | Path, output: str | Path, llm: str, *, verif
     instances, read = read_instances(input_path, spec)
     plan = _layout_for(spec, layout)
     vname = verifier or (llm if needs_model(llm) else NO_VERIFIER)
+    if vname != NO_VERIFIER and not needs_model(vname):
+        raise InputError(f"verifier {vname!r}: an offline writer cannot judge candidates; name a model, or "
+                         f"{NO_VERIFIER!r} for rule checks only")
     names = [n for n in dict.fromkeys([llm, vname]) if n != NO_VERIFIER and needs_model(n)]
     opened = open_llms(names, config, cache=cache, concurrency=concurrency, **settings) if names else []
     models = dict(zip(names, opened, strict=True))
