@@ -389,10 +389,9 @@ def test_force_regenerates_and_keeps_previous_text_when_rejected(cli: Any, demo_
     audit, rejects = outputs(tmp_path, "demo")
     assert len(audit) == 48
     nine = next(r for r in rejects if r["instance"] == "9")["rejected"]
-    assert nine == [{"context": "3", "kept_previous": True, "possible": False, "skipped_variants": [
-        "ctx13q", "ctx31q", "ctx1234q", "ctx13qh", "ctx31qh", "ctx1234qh", "ctx13ic", "ctx31ic", "ctx1234ic"],
-        "reasons": ["context 3 must give answer 1, but answer 1 is 'not stated' (annotation qn): there is no fact "
-                    "to state"]}]
+    assert nine == [{"context": "3", "kept_previous": True, "possible": False,  # old text kept: nothing skipped
+                     "reasons": ["context 3 must give answer 1, but answer 1 is 'not stated' (annotation qn): there "
+                                 "is no fact to state"]}]
     thirteen = next(r for r in rejects if r["instance"] == "13")["rejected"]
     assert thirteen[0]["reasons"] == ["context 3 must contradict context 2, but context 2 gives no answer to the "
                                       "query (annotation qn, answer 'not stated'): nothing can contradict it"]
@@ -421,6 +420,10 @@ def test_context_that_cannot_contradict_is_not_generated_and_its_variants_are_na
             "ctx31ic, ctx1234ic for the 1 left empty") in result.stderr
     audit, rejects = outputs(tmp_path)
     assert [(a["context"], a["possible"], a["attempts"]) for a in audit][0] == ("3", False, [])
+    assert rejects[0]["rejected"][0]["skipped_variants"] == [
+        "ctx13q", "ctx31q", "ctx1234q", "ctx13qh", "ctx31qh", "ctx1234qh", "ctx13ic", "ctx31ic", "ctx1234ic"]
+    was, _ = compile_suite(read_instances(tmp_path / "out.tsv")[0], tmp_path / "suite.hjson")
+    assert sorted({v for v, _ in was.skipped}) == sorted(rejects[0]["rejected"][0]["skipped_variants"])
     assert rejects[0]["rejected"][0]["reasons"] == [
         "context 3 must contradict context 2, but context 2 gives no answer to the query (annotation qn, answer "
         "'not stated'): nothing can contradict it"]

@@ -254,7 +254,7 @@ class Generation:
                 out.append(rec)
             entry: dict[str, Any] = {"context": a.context, "reasons": list(a.reasons),
                                      "kept_previous": a.previous is not None, "possible": a.possible}
-            if not a.possible:
+            if not a.possible and a.previous is None:  # an old text kept: nothing is skipped
                 entry["skipped_variants"] = list(a.skipped_variants)
             rec["rejected"].append(entry)
         return out
