@@ -1,63 +1,72 @@
 """A scripted OpenAI-compatible server that answers ``generate``'s requests well, with a fixed latency.
 
-It reads the corpus being generated so that it can answer each writer request with a candidate that passes
-the rule checks (the row's hand-written context when it does, else the rules writer's), and each verifier
-request with the expected verdict. It counts requests and the peak number in flight. Run:
+Each writer request gets a candidate that passes the rule checks: for a context that must give an answer,
+the row's short answer among filler words; for a neutral one, filler words only. The server numbers the
+writer requests and picks the filler words from the number so that no two candidates share a pair of
+neighbouring filler words; so no two rows share a sentence template and the recognisability check passes
+too. Every verifier request gets the
+expected verdict. The server counts requests and the peak number in flight. Run:
 
-    python benchmarks/scripted_generate_server.py CORPUS.tsv [--latency 0.05]
+    python benchmarks/scripted_generate_server.py [--latency 0.05]
 
 It prints its base URL, then answers "stats" on stdin with a JSON line (requests so far, the peak number in
-flight, and the seconds spent answering, summed over requests);
-it stops at end of input.
+flight, and the seconds spent answering, summed over requests); it stops at end of input.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import random
+import re
 import sys
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
-from ragability_gen.core.model import Instance
-from ragability_gen.generate.core import context_task
-from ragability_gen.generate.writers import rule_candidates
 from ragability_gen.llm.testing import Reply, ScriptedServer
 
-DEMO = Path(__file__).resolve().parent.parent / "corpora" / "demo.tsv"
+FILLER = """amber basalt cobalt dune ember fjord glacier harbour indigo juniper kelp lagoon meadow nectar orchard
+    pebble quarry reed saffron tundra umber valley willow yarrow zinnia alder birch cedar delta estuary fern grove
+    heath inlet jetty knoll loam marsh nettle oasis prairie quay ridge shoal thicket upland vale weald bracken
+    copse dell fen glen holm islet kame ledge moor nook outcrop pass rill scree tarn vetch wold brook cairn crag
+    dingle eyot firth gorge hollow ings kyle linn mere ness oxbow pike rivulet spur tor""".split()
 
 
-def good_contexts(instances: list[Instance], originals: dict[str, Instance]) -> dict[tuple[str, str], str]:
-    """For each (query, context id), a text that passes the rule checks, if one is known."""
-    out = {}
-    for inst in instances:
-        orig = originals.get(inst.query.split(" (case ")[0])
-        for cid in ("3", "4"):
-            task = context_task(inst, cid)
-            if isinstance(task, str):
-                continue
-            human = [orig.contexts[cid].text] if orig and cid in orig.contexts else []
-            for text in human + rule_candidates(task):
-                if all(v.passed for v in task.rules(text)):
-                    out[(inst.query, cid)] = text
-                    break
-    return out
+def _words(seed: str, n: int) -> list[str]:
+    rng = random.Random(hashlib.sha256(seed.encode()).hexdigest())
+    return rng.sample(FILLER, n)
+
+
+def _numbered(k: int) -> list[str]:
+    """Five filler words for candidate ``k``: each neighbouring pair tells ``k`` apart (for k < 90 * 90)."""
+    n = len(FILLER)
+    lo, hi = k % n, (k // n) % n
+    return [FILLER[lo], FILLER[(hi + lo) % n], FILLER[(lo + 45) % n], FILLER[(hi + 2 * lo + 11) % n],
+            FILLER[(hi + 3 * lo + 29) % n]]
+
+
+def candidate(prompt: str, cid: str, turn: int = 0, number: int | None = None) -> str:
+    """A passing candidate for the writer prompt ``prompt`` (see the module docstring).
+
+    With ``number`` the filler words come from it; else they are drawn, seeded by the question, the context
+    and the turn (a retry gets other words).
+    """
+    query = prompt.split("\n", 1)[0].removeprefix("Question: ")
+    w = _numbered(number) if number is not None else _words(f"{query}\x00{cid}\x00{turn}", 5)
+    carry = re.search(r'- contains the exact words "([^"]+)"', prompt)
+    if carry:
+        return f"{w[0].capitalize()} {w[1]} {carry.group(1)} {w[2]} {w[3]}."
+    return f"{w[0].capitalize()} {w[1]} {w[2]} {w[3]} {w[4]}."
 
 
 def main() -> None:
-    from ragability_gen import read_instances
-
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("corpus")
     ap.add_argument("--latency", type=float, default=0.05)
     args = ap.parse_args()
-    instances, _ = read_instances(args.corpus)
-    originals = {i.query: i for i in read_instances(DEMO)[0]}
-    good = good_contexts(instances, originals)
     lock = threading.Lock()
-    state = {"now": 0, "peak": 0, "busy": 0.0}
+    state = {"now": 0, "peak": 0, "busy": 0.0, "written": 0}
 
     def respond(body: dict[str, Any]) -> Reply:
         start = time.monotonic()
@@ -65,14 +74,16 @@ def main() -> None:
             state["now"] += 1
             state["peak"] = max(state["peak"], state["now"])
         try:
-            time.sleep(args.latency)
+            time.sleep(args.latency)  # the latency being simulated, not synchronisation
             name = body["response_format"]["json_schema"]["name"]
             if name.startswith("verdict_"):
                 verdict = "no" if name == "verdict_does_not_answer_query" else "yes"
                 return Reply(json.dumps({"reason": "Checked.", "verdict": verdict}))
             prompt = body["messages"][1]["content"]
-            query = prompt.split("\n", 1)[0].removeprefix("Question: ")
-            text = good.get((query, name.removeprefix("context_")), "No candidate.")
+            with lock:
+                number = int(state["written"])
+                state["written"] += 1
+            text = candidate(prompt, name.removeprefix("context_"), number=number)
             return Reply(json.dumps({"context": text}), prompt_tokens=len(prompt) // 4)
         finally:
             with lock:

@@ -18,6 +18,7 @@ from ragability_gen.errors import (
 )
 from ragability_gen.evaluate import Report, StatRow, evaluate_checked, parse_breakdowns, write_report
 from ragability_gen.evaluate.export import ExportSummary, export_rows, export_tsv
+from ragability_gen.generate import LLMWriter, RuleWriter, Verifier
 from ragability_gen.generate.core import (
     ContextAudit,
     GenerateSummary,
@@ -27,7 +28,6 @@ from ragability_gen.generate.core import (
     write_generation,
 )
 from ragability_gen.generate.textrules import rule_checks
-from ragability_gen.generate.writers import LLMWriter, RuleWriter, Verifier
 from ragability_gen.llm.client import LLM, LLMSpec, ResponseCache, complete_json, connected, spec_for
 from ragability_gen.llm.config import load_llm_config, open_llms, resolve_llms
 from ragability_gen.run.core import RunSummary, check_results, query_suite

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
+import re
 import threading
 import time
 from collections import Counter
@@ -17,13 +19,16 @@ from conftest import ROW, row, tsv_text
 from ragability_gen import compile_suite, read_instances
 from ragability_gen.core import schemas
 from ragability_gen.core.fileio import read_records
+from ragability_gen.generate import RuleWriter
 from ragability_gen.generate.core import agenerate
-from ragability_gen.generate.writers import CANDIDATE_SCHEMA, VERDICT_SCHEMA, RuleWriter
+from ragability_gen.generate.textrules import copied_run
+from ragability_gen.generate.verifier import VERDICT_SCHEMA
+from ragability_gen.generate.writers import CANDIDATE_SCHEMA
 from ragability_gen.llm.testing import Reply, ScriptedServer, user_text
 
 GOOD3 = "Field guides list the Cap Squirrel among the suricates of the dry plains."
 GOOD4 = "The Cap Squirrel lives in burrows on the dry plains of Orvane."
-VERDICTS = {"consistent_with_context_1": "yes", "contradicts_context_2": "yes",
+VERDICTS = {"consistent_with_context_1": "yes", "contradicts_context_2": "yes", "gives_answer_1": "yes",
             "consistent_with_contexts_1_2_3": "yes", "consistent_with_contexts_1_2": "yes",
             "does_not_answer_query": "no"}
 EMPTY = {"context_3_nc1_c2": "", "context_4_nc1_nc2_nc3": ""}
@@ -98,10 +103,14 @@ def test_good_replies_are_accepted(cli: Any, corpus: Path, tmp_path: Path) -> No
         "  context 3: 1 to generate (0 already filled, left as they are): accepted 1, rejected 0",
         "  context 4: 1 to generate (0 already filled, left as they are): accepted 1, rejected 0",
         "  candidates 2: accepted 2",
-        "  m: 6 calls (0 from the cache, 0 failed), 6 HTTP requests (0 retries), tokens 60 prompt + 30 completion, "
+        "  distinctness context 3: 1 of 1 generated texts have a sentence skeleton no other row shares (3-gram "
+        "overlap with the closest other row: mean 0.00, max 0.00)",
+        "  distinctness context 4: 1 of 1 generated texts have a sentence skeleton no other row shares (3-gram "
+        "overlap with the closest other row: mean 0.00, max 0.00)",
+        "  m: 7 calls (0 from the cache, 0 failed), 7 HTTP requests (0 retries), tokens 70 prompt + 35 completion, "
         "cost 0.0000",
-        "  LLM calls per accepted context: 3.0",
-        "wrote 1 instances to out.tsv, 2 audit records to out.audit.jsonl, 0 instances with a rejected context "
+        "  LLM calls per accepted context: 3.5",
+        "wrote 1 instances to out.tsv, 2 audit records to out.audit.jsonl, 0 instances with a context not generated "
         "to out.rejects.jsonl",
     ]
     (out,) = corpus_rows(tmp_path / "out.tsv")
@@ -110,9 +119,10 @@ def test_good_replies_are_accepted(cli: Any, corpus: Path, tmp_path: Path) -> No
     audit, rejects = outputs(tmp_path)
     assert rejects == []
     assert [(a["context"], a["accepted"], a["text"], len(a["attempts"]), a["calls"]) for a in audit] == [
-        ("3", True, GOOD3, 1, 3), ("4", True, GOOD4, 1, 3)]
+        ("3", True, GOOD3, 1, 4), ("4", True, GOOD4, 1, 3)]
     assert [(m["check"], m["verdict"], m["passed"]) for m in audit[0]["attempts"][0]["model_checks"]] == [
-        ("consistent_with_context_1", "yes", True), ("contradicts_context_2", "yes", True)]
+        ("consistent_with_context_1", "yes", True), ("contradicts_context_2", "yes", True),
+        ("gives_answer_1", "yes", True)]
     assert [(m["check"], m["verdict"], m["passed"]) for m in audit[1]["attempts"][0]["model_checks"]] == [
         ("consistent_with_contexts_1_2_3", "yes", True), ("does_not_answer_query", "no", True)]
     first = server.requests[0].body
@@ -154,7 +164,9 @@ def test_candidate_contradicting_context_1_is_retried_with_the_reason(cli: Any, 
 def test_copy_of_context_1_is_rejected_without_asking_the_verifier(cli: Any, corpus: Path, tmp_path: Path) -> None:
     with ScriptedServer(Script(context_3=ctx(ROW["context_1"]))) as server:
         result = generate(cli, server, "-q", "--attempts", "2")
-    assert result.exit_code == 0
+    assert (result.exit_code, result.stderr) == (
+        1, "error: in.tsv: generate accepted 1 of 2 contexts asked for; 1 rejected (rows listed in the summary and "
+           "the rejects report); --allow-partial accepts this\n")
     audit, rejects = outputs(tmp_path)
     copy = ("rule not_a_copy: it copies context 1; it is a near-copy of context 2 (similarity 0.83; near-copy "
             "from 0.8)")
@@ -163,7 +175,8 @@ def test_copy_of_context_1_is_rejected_without_asking_the_verifier(cli: Any, cor
     assert audit[0]["attempts"][0]["model_checks"] is None
     assert audit[0]["attempts"][0]["model_checks_note"] == "not run: a rule check failed"
     assert rejects == [{"instance": "13", "variation": 1, "query": ROW["query_text"], "source": "in.tsv",
-                        "line": 2, "rejected": [{"context": "3", "reasons": reasons, "kept_previous": False}]}]
+                        "line": 2, "rejected": [{"context": "3", "reasons": reasons, "kept_previous": False,
+                                                 "possible": True}]}]
     assert not any(kind(r.body) == "verdict_consistent_with_context_1" for r in server.requests)
     (out,) = corpus_rows(tmp_path / "out.tsv")
     assert (out["context_3_nc1_c2"], out["context_4_nc1_nc2_nc3"]) == ("", GOOD4)  # context 4 still generated
@@ -207,11 +220,11 @@ def test_429_then_success_is_retried_and_recorded(cli: Any, corpus: Path, tmp_pa
     with ScriptedServer(script) as server:
         result = generate(cli, server)
     assert result.exit_code == 0
-    assert "  m: 6 calls (0 from the cache, 0 failed), 7 HTTP requests (1 retries)" in result.stderr
+    assert "  m: 7 calls (0 from the cache, 0 failed), 8 HTTP requests (1 retries)" in result.stderr
     audit, _ = outputs(tmp_path)
     first = audit[0]["attempts"][0]
     assert (audit[0]["accepted"], first["candidate"], first["http_requests"], first["http_status"]) == (
-        True, GOOD3, 4, [429, 200, 200, 200])  # the writer's two requests, then the two verdicts
+        True, GOOD3, 5, [429, 200, 200, 200, 200])  # the writer's two requests, then the three verdicts
 
 
 def config(tmp_path: Path, server: ScriptedServer, **settings: Any) -> Path:
@@ -230,15 +243,20 @@ def test_timeouts_retried_then_rejected_without_stopping_the_run(cli: Any, tmp_p
         late["13"] += 1
         return Reply(ctx(GOOD3), delay=0.6) if late["13"] == 1 else ctx(GOOD3)  # late once
 
-    with ScriptedServer(Script(context_3=writer3)) as server:
+    def writer4(body: dict[str, Any]) -> str:
+        return ctx("Cap Squirrel colonies dig their burrows under thorn bushes." if "Where does" in user_text(body)
+                   else GOOD4)
+
+    with ScriptedServer(Script(context_3=writer3, context_4=writer4)) as server:
         cfg = config(tmp_path, server, timeout=0.2, max_retries=1)
-        result = cli("generate", "in.tsv", "-o", "out.tsv", "--config", cfg, "--llm", "m", "--no-cache", "-q")
-    assert result.exit_code == 0
+        result = cli("generate", "in.tsv", "-o", "out.tsv", "--config", cfg, "--llm", "m", "--no-cache", "-q",
+                     "--allow-partial")
+    assert (result.exit_code, result.stderr) == (0, "")
     audit, rejects = outputs(tmp_path)
     by = {(a["instance"], a["context"]): a for a in audit}
     retried = by[("13", "3")]["attempts"][0]
-    # the writer's request timed out once and was sent again; then the two verdicts
-    assert (by[("13", "3")]["accepted"], retried["http_requests"], retried["http_status"]) == (True, 4, [200] * 3)
+    # the writer's request timed out once and was sent again; then the three verdicts
+    assert (by[("13", "3")]["accepted"], retried["http_requests"], retried["http_status"]) == (True, 5, [200] * 4)
     failed = by[("14", "3")]
     assert failed["reasons"] == ["attempt 1: m: timed out after 0.2 s, 1 retries"]
     assert failed["attempts"][0]["error"] == "m: timed out after 0.2 s, 1 retries"
@@ -248,7 +266,7 @@ def test_timeouts_retried_then_rejected_without_stopping_the_run(cli: Any, tmp_p
 
 def test_verifier_without_a_valid_verdict_rejects_the_context(cli: Any, corpus: Path, tmp_path: Path) -> None:
     with ScriptedServer(Script(verdict_contradicts_context_2='{"verdict": "maybe"}')) as server:
-        result = generate(cli, server, "-q", "--attempts", "2")
+        result = generate(cli, server, "-q", "--attempts", "2", "--allow-partial")
     assert result.exit_code == 0
     audit, _ = outputs(tmp_path)
     assert audit[0]["reasons"] == [
@@ -320,16 +338,13 @@ def test_rules_generator_fills_the_demo_and_the_suite_gains_the_skipped_variants
     assert all(r["passed"] for a in audit for r in a["attempts"][-1]["rule_checks"])
     before, _ = read_instances(demo_tsv)
     after, _ = read_instances(tmp_path / "demo.jsonl")
+    assert [(i.contexts["3"].text, i.contexts["4"].text) for i in after[-2:]] == [
+        ("Before the Vellmoor Observatory opened, the Guild of Lanternwrights was founded.",
+         "The Lanternwrights had a guild of their own."),
+        ("Without its battery, the Pellifex Aero-7 survey drone weighs 1.8 kilograms.",
+         "Pellifex sells a survey drone called the Aero-7."),
+    ]
     last = after[-1]
-    assert (last.contexts["3"].text, last.contexts["4"].text) == (
-        'Asked "How much does the Pellifex Aero-7 survey drone weigh without its battery?", the records give this '
-        "answer: 1.8 kilograms.",
-        "The name Pellifex Aero-7 appears in several archival records.")
-    # the long answer repeats context 1, and so does the long answer framed
-    assert [a["reasons"] for a in audit][2] == [
-        "attempt 1: rule not_a_copy: it copies context 1; it is a near-copy of context 2 (similarity 0.92; "
-        "near-copy from 0.8)",
-        "attempt 2: rule not_a_copy: it is a near-copy of context 1 (similarity 0.83; near-copy from 0.8)"]
     c3, c4 = last.contexts["3"], last.contexts["4"]
     assert (c3.annotation, c3.answer, c3.agrees, c3.contradicts) == ("qeu", "1", ("1",), ("2",))
     assert (c4.annotation, c4.answer, c4.agrees, c4.contradicts) == ("qn", None, (), ())
@@ -341,23 +356,102 @@ def test_rules_generator_fills_the_demo_and_the_suite_gains_the_skipped_variants
     assert now.per_variant["ctx1234q"] == 24
 
 
+def test_rules_writer_never_quotes_the_question_or_cites_records(demo_tsv: Path) -> None:
+    instances, _ = read_instances(demo_tsv)
+    blank = [dataclasses.replace(i, contexts={k: v for k, v in i.contexts.items() if k in ("1", "2")})
+             for i in instances]
+    gen = asyncio.run(agenerate(blank, RuleWriter()))
+    texts = [a.text for a in gen.audits if a.accepted]
+    assert len(texts) == 34  # of 48: 5 cannot be generated, 9 rejected with the reason
+    for inst, audit in ((a.instance, a) for a in gen.audits if a.accepted):
+        assert audit.text is not None and "?" not in audit.text
+        assert not re.search(r"\b(?:records?|sources?|archiv\w+)\b", audit.text, re.I), audit.text
+        assert copied_run(audit.text, inst.query) < 0.7
+    fours = [a.text for a in gen.audits if a.accepted and a.context == "4"]
+    assert len(set(fours)) >= 17  # rows 5 and 12 share their contexts, so they may share the text
+    assert [d.distinct == d.generated for d in gen.summary.distinctness] == [True, True]
+    # several sentence shapes, not one
+    firsts = {t.split()[0] for t in texts}
+    assert firsts >= {"In", "Before", "The"} and len(firsts) >= 10
+
+
 def test_force_regenerates_and_keeps_previous_text_when_rejected(cli: Any, demo_tsv: Path, tmp_path: Path) -> None:
-    result = cli("generate", demo_tsv, "-o", "demo.tsv", "--llm", "rules", "--force", "-q")
-    assert result.exit_code == 0
+    result = cli("generate", demo_tsv, "-o", "demo.tsv", "--llm", "rules", "--force")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{demo_tsv}: read 24 records with converter 'ragability-v0.4'")
+    assert result.stderr.splitlines()[-1] == (
+        f"error: {demo_tsv}: generate accepted 34 of 43 contexts asked for; 9 rejected (rows listed in the summary "
+        "and the rejects report); --allow-partial accepts this")
+    assert ("  rejected, old text kept: 6 context 3, 11 context 4, 14 context 3, 15 context 4, 16 context 4, "
+            "18 context 3, 19 context 3, 19 context 4, 20 context 4") in result.stderr
+    assert ("  context 3 not generated for 5 rows whose declared relations cannot hold (reasons in the rejects "
+            "report); 5 keep their old text") in result.stderr
     audit, rejects = outputs(tmp_path, "demo")
     assert len(audit) == 48
-    kept = [(r["instance"], c["context"], c["kept_previous"]) for r in rejects for c in r["rejected"]]
-    assert kept == [("9", "3", True), ("10", "3", True), ("11", "3", True)]
-    nine = next(r for r in rejects if r["instance"] == "9")["rejected"][0]["reasons"]
-    assert nine[0] == "attempt 1: rule no_reference: it refers to the contexts ('Context 1') instead of stating facts"
+    nine = next(r for r in rejects if r["instance"] == "9")["rejected"]
+    assert nine == [{"context": "3", "kept_previous": True, "possible": False,  # old text kept: nothing skipped
+                     "reasons": ["context 3 must give answer 1, but answer 1 is 'not stated' (annotation qn): there "
+                                 "is no fact to state"]}]
+    thirteen = next(r for r in rejects if r["instance"] == "13")["rejected"]
+    assert thirteen[0]["reasons"] == ["context 3 must contradict context 2, but context 2 gives no answer to the "
+                                      "query (annotation qn, answer 'not stated'): nothing can contradict it"]
+    eleven = next(r for r in rejects if r["instance"] == "11")["rejected"]
+    assert eleven[1]["reasons"] == [
+        "attempt 1: rule distinct_template: it has the same sentence skeleton as row 8 ('_ is a _')",
+        "attempt 2: rule distinct_template: it has the same sentence skeleton as row 7 ('_ is the name of a _')",
+        "the rules writer has no further candidate"]
     rows = {(r["contradiction_ID"], r["query_text"]): r for r in corpus_rows(tmp_path / "demo.tsv")}
     old = {(r["contradiction_ID"], r["query_text"]): r for r in corpus_rows(demo_tsv)}
     key9 = next(k for k in rows if k[0] == "9")
     key1 = next(k for k in rows if k[0] == "1")
-    assert rows[key9]["context_3_nc1_c2"] == old[key9]["context_3_nc1_c2"]  # rejected: previous text kept
+    assert rows[key9]["context_3_nc1_c2"] == old[key9]["context_3_nc1_c2"]  # not generated: previous text kept
     assert rows[key1]["context_3_nc1_c2"] == "Olinde brevicula is a moth."
-    assert rows[key1]["context_4_nc1_nc2_nc3"] == "The name Olinde appears in several archival records."
+    assert rows[key1]["context_4_nc1_nc2_nc3"] == "The Olinde brevicula is found in the salt marshes of Vennart."
     assert next(a for a in audit if a["instance"] == "1")["previous"] == old[key1]["context_3_nc1_c2"]
+
+
+def test_context_that_cannot_contradict_is_not_generated_and_its_variants_are_named(cli: Any, tmp_path: Path) -> None:
+    qn = row(c2xq="qn", answer_context2="not stated", answer_context2_long="Context 2 does not say.", **EMPTY)
+    (tmp_path / "in.tsv").write_text(tsv_text([qn]), encoding="utf-8")
+    result = cli("generate", "in.tsv", "-o", "out.tsv", "--llm", "rules", "--allow-partial")
+    assert result.exit_code == 0
+    assert ("  context 3 not generated for 1 rows whose declared relations cannot hold (reasons in the rejects "
+            "report); the suite skips variants ctx13q, ctx31q, ctx1234q, ctx13qh, ctx31qh, ctx1234qh, ctx13ic, "
+            "ctx31ic, ctx1234ic for the 1 left empty") in result.stderr
+    audit, rejects = outputs(tmp_path)
+    assert [(a["context"], a["possible"], a["attempts"]) for a in audit][0] == ("3", False, [])
+    assert rejects[0]["rejected"][0]["skipped_variants"] == [
+        "ctx13q", "ctx31q", "ctx1234q", "ctx13qh", "ctx31qh", "ctx1234qh", "ctx13ic", "ctx31ic", "ctx1234ic"]
+    was, _ = compile_suite(read_instances(tmp_path / "out.tsv")[0], tmp_path / "suite.hjson")
+    assert sorted({v for v, _ in was.skipped}) == sorted(rejects[0]["rejected"][0]["skipped_variants"])
+    assert rejects[0]["rejected"][0]["reasons"] == [
+        "context 3 must contradict context 2, but context 2 gives no answer to the query (annotation qn, answer "
+        "'not stated'): nothing can contradict it"]
+    # without --allow-partial the run still fails: it could fill nothing it was asked for
+    result = cli("generate", "in.tsv", "-o", "out.tsv", "--llm", "rules", "-q")
+    assert (result.exit_code, result.stderr) == (
+        1, "error: in.tsv: generate accepted 0 of 1 contexts asked for; 1 rejected (rows listed in the summary and "
+           "the rejects report); --allow-partial accepts this\n")
+
+
+VARIED3 = ["Field guides list the Cap Squirrel among the suricates of the dry plains.",
+           "Herders on the plains keep the Cap Squirrel as a tame suricate.",
+           "Naturalists count the Cap Squirrel with the suricates, not the rodents.",
+           "In burrow colonies the Cap Squirrel behaves exactly like any suricate.",
+           "The Cap Squirrel, despite its name, belongs to the suricates.",
+           "Zoologists place the Cap Squirrel in the mongoose family, beside the other suricates.",
+           "A Cap Squirrel stands sentry on its hind legs, as suricates do.",
+           "Travellers who meet a Cap Squirrel are meeting a suricate."]
+
+
+VARIED4 = ["The Cap Squirrel lives in burrows on the dry plains of Orvane.",
+           "Cap Squirrel colonies dig their tunnels under thorn bushes.",
+           "Farmers of Orvane welcome the Cap Squirrel because it hunts scorpions.",
+           "A Cap Squirrel weighs less than a kilogram when fully grown.",
+           "The Cap Squirrel sleeps through the hottest hours of the day.",
+           "Young Cap Squirrels leave their family group after one year.",
+           "The Cap Squirrel has dark patches around its eyes that cut the glare.",
+           "Eagles and jackals are the main enemies of the Cap Squirrel."]
 
 
 def test_output_is_deterministic_and_in_input_order(cli: Any, tmp_path: Path) -> None:
@@ -373,13 +467,19 @@ def test_output_is_deterministic_and_in_input_order(cli: Any, tmp_path: Path) ->
         time.sleep(delay)  # replies arrive in another order each run
         return script(body)
 
+    def case(body: dict[str, Any]) -> int:
+        return int(body["messages"][1]["content"].split("(case ", 1)[1].split(")")[0])
+
     def writer3(body: dict[str, Any]) -> str:
-        even = int(body["messages"][1]["content"].split("(case ", 1)[1].split(")")[0]) % 2 == 0
-        return ctx(ROW["context_1"]) if even and len(body["messages"]) == 2 else ctx(GOOD3)  # even: one retry
+        even = case(body) % 2 == 0
+        return ctx(ROW["context_1"]) if even and len(body["messages"]) == 2 else ctx(VARIED3[case(body)])
+
+    def writer4(body: dict[str, Any]) -> str:
+        return ctx(VARIED4[case(body)])
 
     results = []
     for _ in range(2):
-        script = Script(context_3=writer3)
+        script = Script(context_3=writer3, context_4=writer4)
         with ScriptedServer(jittered) as server:
             assert generate(cli, server, "-q", "--concurrency", "8").exit_code == 0
         results.append([(tmp_path / n).read_bytes() for n in ("out.tsv", "out.audit.jsonl", "out.rejects.jsonl")])
@@ -392,6 +492,32 @@ def test_output_is_deterministic_and_in_input_order(cli: Any, tmp_path: Path) ->
         "from 0.8)"]) for a in audit)
 
 
+def test_a_template_shared_across_rows_is_sent_back_to_the_later_row(cli: Any, tmp_path: Path) -> None:
+    rows = [row(contradiction_ID=str(i), query_text=f"What kind of animal is a Cap Squirrel (case {i})?", **EMPTY)
+            for i in range(3)]
+    (tmp_path / "in.tsv").write_text(tsv_text(rows), encoding="utf-8")
+    template = "The name Cap Squirrel appears in several old lists of the Orvane plains."
+    script = Script(context_4=[ctx(template), ctx(template), ctx(template), ctx(GOOD4),
+                               ctx("Cap Squirrel colonies dig their burrows under thorn bushes.")])
+    with ScriptedServer(script) as server:
+        result = generate(cli, server, "-q", "--concurrency", "1", "--attempts", "2", "--allow-partial")
+    assert result.exit_code == 0, result.stderr
+    audit, rejects = outputs(tmp_path)
+    fours = {a["instance"]: a for a in audit if a["context"] == "4"}
+    assert fours["0"]["text"] == template and fours["0"]["reasons"] == []
+    shared = ("rule distinct_template: it shares its sentence skeleton with row 0 (3-gram overlap 0.90; a template "
+              "from 0.5)")
+    assert fours["1"]["reasons"] == [f"attempt 1: {shared}"] and fours["1"]["text"] == GOOD4
+    first = fours["1"]["attempts"][0]
+    assert [(r["check"], r["passed"]) for r in first["rule_checks"] if r["check"] == "distinct_template"] == [
+        ("distinct_template", False)]
+    assert first["passed"] is False and first["model_checks"] is not None  # verified before the output was compared
+    # the retry is the continued conversation, with the reason
+    retry = [r.body for r in server.requests if kind(r.body) == "context_4" and len(r.body["messages"]) == 4]
+    assert retry and f"- {shared}" in retry[0]["messages"][3]["content"]
+    assert fours["2"]["accepted"] and len({fours[i]["text"] for i in "012"}) == 3
+
+
 def test_cache_answers_a_second_run(cli: Any, corpus: Path, tmp_path: Path) -> None:
     with ScriptedServer(Script()) as server:
         args = ("generate", "in.tsv", "-o", "out.tsv", "--llm", "m", "--base-url", server.base_url,
@@ -399,8 +525,8 @@ def test_cache_answers_a_second_run(cli: Any, corpus: Path, tmp_path: Path) -> N
         first = cli(*args)
         second = cli(*args)
     assert first.exit_code == second.exit_code == 0
-    assert len(server.requests) == 6
-    assert "  m: 6 calls (6 from the cache, 0 failed), 0 HTTP requests (0 retries)" in second.stderr
+    assert len(server.requests) == 7
+    assert "  m: 7 calls (7 from the cache, 0 failed), 0 HTTP requests (0 retries)" in second.stderr
 
 
 def test_progress_callback_and_library_use() -> None:
@@ -415,12 +541,107 @@ def test_progress_callback_and_library_use() -> None:
 
 
 def test_validate_reads_the_audit_and_rejects_files(cli: Any, demo_tsv: Path, tmp_path: Path) -> None:
-    assert cli("generate", demo_tsv, "-o", "demo.tsv", "--llm", "rules", "--force", "-q").exit_code == 0
+    assert cli("generate", demo_tsv, "-o", "demo.tsv", "--llm", "rules", "--force", "-q",
+               "--allow-partial").exit_code == 0
     result = cli("validate", "demo.audit.jsonl", "demo.rejects.jsonl")
     assert (result.exit_code, result.output) == (0, "demo.audit.jsonl: valid generation-audit (48 records)\n"
-                                                    "demo.rejects.jsonl: valid generation-rejects (3 records)\n")
+                                                    "demo.rejects.jsonl: valid generation-rejects (12 records)\n")
     record = json.loads((tmp_path / "demo.audit.jsonl").read_text(encoding="utf-8").splitlines()[0])
     (tmp_path / "bad.audit.jsonl").write_text(json.dumps({**record, "accepted": True, "text": None}) + "\n")
     result = cli("validate", "bad.audit.jsonl")
     assert (result.exit_code, result.stderr) == (1, "error: bad.audit.jsonl: record 1: field text: None is not of "
                                                     "type 'string'\n")
+
+
+LETTERS_SPEC = """{
+  "name": "letters", "converter": "table", "format": "tsv", "id_column": "id", "query_column": "question",
+  "contexts": [
+    {"id": "a", "column": "pa", "required": true, "annotation_column": "ann_a", "answer": "x"},
+    {"id": "b", "column": "pb", "required": true, "annotation_column": "ann_b", "answer": "y", "contradicts": ["a"]},
+    {"id": "c", "column": "pc", "required": false, "annotation_from": "a", "answer": "x", "agrees": ["a"],
+     "contradicts": ["b"]},
+    {"id": "d", "column": "pd", "required": false, "annotation": "qn"}
+  ],
+  "answers": [{"id": "x", "short": "ans_x", "long": "long_x"}, {"id": "y", "short": "ans_y", "long": "long_y"}]
+}
+"""
+LETTERS_COLUMNS = ["id", "question", "ann_a", "ann_b", "pa", "pb", "pc", "pd", "ans_x", "long_x", "ans_y", "long_y"]
+LETTERS_ROW = {"id": "7", "question": ROW["query_text"], "ann_a": "qeu", "ann_b": "qeu", "pa": ROW["context_1"],
+               "pb": ROW["context_2"], "pc": "", "pd": "", "ans_x": "a suricate", "long_x": ROW["answer_context1_long"],
+               "ans_y": "a squirrel", "long_y": ROW["answer_context2_long"]}
+
+
+def test_contexts_named_by_letters_are_filled_from_the_spec(cli: Any, tmp_path: Path) -> None:
+    (tmp_path / "letters.hjson").write_text(LETTERS_SPEC, encoding="utf-8")
+    (tmp_path / "in.tsv").write_text(tsv_text([LETTERS_ROW], LETTERS_COLUMNS), encoding="utf-8")
+    script = Script(context_c=ctx(GOOD3), context_d=ctx(GOOD4), verdict_consistent_with_context_a=verdict("yes"),
+                    verdict_contradicts_context_b=verdict("yes"), verdict_gives_answer_x=verdict("yes"),
+                    verdict_consistent_with_contexts_a_b_c=verdict("yes"))
+    with ScriptedServer(script) as server:
+        result = cli("generate", "in.tsv", "-o", "out.jsonl", "--converter", "letters.hjson", "--llm", "m",
+                     "--base-url", server.base_url, "--no-cache")
+    assert result.exit_code == 0, result.stderr
+    assert "  context c: 1 to generate (0 already filled, left as they are): accepted 1, rejected 0" in result.stderr
+    assert "  context d: 1 to generate (0 already filled, left as they are): accepted 1, rejected 0" in result.stderr
+    assert sorted(kind(r.body) for r in server.requests) == [
+        "context_c", "context_d", "verdict_consistent_with_context_a", "verdict_consistent_with_contexts_a_b_c",
+        "verdict_contradicts_context_b", "verdict_does_not_answer_query", "verdict_gives_answer_x"]
+    prompt = user_text(next(r.body for r in server.requests if kind(r.body) == "context_c"))
+    assert "- agrees with context a: everything it says is compatible with context a;\n" in prompt
+    assert "- contradicts context b: it cannot be true if context b is true;\n" in prompt
+    assert '- contains the exact words "a suricate";\n- does not contain the words "a squirrel";' in prompt
+    (inst,) = read_records(tmp_path / "out.jsonl", "jsonl")
+    assert [(c["id"], c.get("text"), c.get("answer"), c.get("agrees"), c.get("contradicts"), c.get("annotation"))
+            for c in inst["contexts"]] == [
+        ("a", ROW["context_1"], "x", None, None, "qeu"), ("b", ROW["context_2"], "y", None, ["a"], "qeu"),
+        ("c", GOOD3, "x", ["a"], ["b"], "qeu"), ("d", GOOD4, None, None, None, "qn")]
+
+
+def test_rules_writer_fills_letters_and_a_spec_with_nothing_to_fill_is_an_error(cli: Any, tmp_path: Path) -> None:
+    (tmp_path / "letters.hjson").write_text(LETTERS_SPEC, encoding="utf-8")
+    demo_row = {**LETTERS_ROW, "question": "In which year was Queen Isaura of Tallowmere crowned?",
+                "pa": "Queen Isaura of Tallowmere was crowned in 1342.",
+                "pb": "Queen Isaura of Tallowmere was crowned in 1351.", "ans_x": "1342",
+                "long_x": "Queen Isaura of Tallowmere was crowned in 1342.", "ans_y": "1351",
+                "long_y": "Queen Isaura of Tallowmere was crowned in 1351."}
+    (tmp_path / "in.tsv").write_text(tsv_text([demo_row], LETTERS_COLUMNS), encoding="utf-8")
+    result = cli("generate", "in.tsv", "-o", "out.jsonl", "--converter", "letters.hjson", "--llm", "rules", "-q")
+    assert (result.exit_code, result.stderr) == (0, "")
+    (inst,) = read_instances(tmp_path / "out.jsonl")[0]
+    assert {k: c.text for k, c in inst.contexts.items() if k in "cd"} == {
+        "c": "In 1342, Queen Isaura of Tallowmere was crowned.",
+        "d": "Tallowmere counted Isaura among its rulers."}
+    # a layout with no optional context: nothing could ever be filled
+    (tmp_path / "all-required.hjson").write_text(LETTERS_SPEC.replace('"required": false', '"required": true'),
+                                                 encoding="utf-8")
+    result = cli("generate", "in.tsv", "-o", "out2.jsonl", "--converter", "letters.hjson", "--layout",
+                 "all-required.hjson", "--llm", "rules")
+    assert (result.exit_code, result.stderr) == (
+        1, "error: all-required.hjson: field contexts: no context has required: false, so there is nothing to "
+           "generate\n")
+    assert not (tmp_path / "out2.jsonl").exists()
+
+
+def test_instance_files_get_the_ragability_layout(cli: Any, demo_tsv: Path, tmp_path: Path) -> None:
+    assert cli("convert", demo_tsv, "--to-corpus", "demo.jsonl", "-q").exit_code == 0
+    result = cli("generate", "demo.jsonl", "-o", "out.jsonl", "--llm", "rules")
+    assert result.exit_code == 0, result.stderr
+    assert "  context 4: 2 to generate (22 already filled, left as they are): accepted 2, rejected 0" in result.stderr
+    after, _ = read_instances(tmp_path / "out.jsonl")
+    assert (after[-1].contexts["3"].agrees, after[-1].contexts["3"].contradicts) == (("1",), ("2",))
+    # a spec that declares no contexts cannot say what to fill
+    result = cli("generate", "demo.jsonl", "-o", "out2.jsonl", "--llm", "rules", "--layout", "instances")
+    assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith("error: ") and result.stderr.endswith("instances.hjson: converter spec "
+                                                                          "'instances' declares no contexts, so it "
+                                                                          "cannot say which contexts to generate "
+                                                                          "(give --layout with a table converter "
+                                                                          "spec)\n")
+
+
+def test_an_offline_writer_is_no_verifier(cli: Any, corpus: Path, tmp_path: Path) -> None:
+    result = cli("generate", "in.tsv", "-o", "out.tsv", "--llm", "rules", "--verifier", "rules")
+    assert (result.exit_code, result.stderr) == (
+        1, "error: verifier 'rules': an offline writer cannot judge candidates; name a model, or 'none' for rule "
+           "checks only\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.tsv"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from ragability_gen.generate.rulewriter import query_subject
 from ragability_gen.generate.textrules import NEAR_COPY, checkable, normalise, rule_checks, similarity, split_sentences
-from ragability_gen.generate.writers import query_subject
 
 
 @pytest.mark.parametrize("text, sentences", [
@@ -89,6 +89,12 @@ def test_answers_that_cannot_be_checked_by_string() -> None:
      "it refers to the contexts ('context 1') instead of stating facts"),
     ("According to the passage, it is a suricate.", "no_reference",
      "it refers to the contexts ('According to the passage') instead of stating facts"),
+    ('Asked "What is a Cap Squirrel?", the answer is a suricate.', "no_question",
+     "it contains a question mark: a context states facts and quotes no question"),
+    ("The records give this answer: a suricate.", "no_generic_source",
+     "it cites 'records' without naming a source the instance has"),
+    ("Several archival sources agree on it.", "no_generic_source",
+     "it cites 'archival', 'sources' without naming a source the instance has"),
 ])
 def test_each_rule_names_its_reason(candidate: str, check: str, reason: str) -> None:
     assert verdicts(candidate, others={})[check] == (False, reason)
@@ -107,3 +113,18 @@ def test_ordinary_words_are_no_reference_to_the_contexts() -> None:
 ])
 def test_query_subject_avoids_the_answers(query: str, subject: str | None) -> None:
     assert query_subject(query, ["Pellis", "Vessaly"]) == subject
+
+
+def test_question_repeated_in_a_statement_is_a_leak() -> None:
+    query = "How much does the Pellifex Aero-7 survey drone weigh without its battery?"
+    leak = "Much does the Pellifex Aero-7 survey drone weigh without its battery: 1.8 kilograms."
+    assert verdicts(leak, others={}, query=query)["no_question"] == (
+        False, "it repeats the question (92% of its words in one run; a leak from 70%)")
+    fine = "Without its battery, the Pellifex Aero-7 survey drone weighs 1.8 kilograms."
+    assert verdicts(fine, others={}, query=query)["no_question"] == (True, "")
+
+
+def test_a_source_word_the_instance_uses_is_no_generic_citation() -> None:
+    others = {"1": "Under the Quorrin Mutual Bank compliance code, customer records are kept in Dallowmere."}
+    assert verdicts("The bank keeps its customer records in Dallowmere only.", others=others)["no_generic_source"] == (
+        True, "")

@@ -1,235 +1,58 @@
-"""Stage: fill in the generated contexts of each instance (context_3, context_4), checked before accepted.
+"""Stage: fill in the contexts a converter spec lets a corpus leave empty, each checked before accepted.
 
-Context 3 agrees with context 1 and contradicts context 2; context 4 adds neutral background. Their
-relations are declared by the Ragability v0.4 converter spec, so generated instances compile with the
-default suite like hand-written ones. A writer (a model, or the offline rules writer) proposes a candidate;
-rule checks (``textrules``) and then the verifier's model checks (``writers``) judge it; a rejected
-candidate is retried with the reasons, up to ``attempts`` times. Every attempt is kept for the audit.
-Instances run concurrently; results keep input order and depend only on the replies.
+Which contexts to fill, and what each must be (the answer it gives, the contexts it agrees with or
+contradicts), come from the converter spec's declarations (:mod:`.tasks`), so generated instances compile
+with the suite like hand-written ones, whatever the context ids. A writer (a model, or a registered
+offline writer such as ``rules``) proposes a candidate; rule checks (``textrules``), the recognisability
+check (``distinct``) and then the verifier's model checks judge it; a rejected candidate is retried with
+the reasons, up to ``attempts`` times. Every attempt is kept for the audit.
+
+Instances run concurrently; results keep input order and depend only on the replies. The
+recognisability check compares a candidate with the same context of every other row, so it runs in
+rounds: first against the texts the corpus already has, then over the whole output, where the later of
+two rows sharing a template is sent back to its writer.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ragability_gen.convert.core import ConvertSummary, read_instances, write_corpus
+from ragability_gen.convert.core import ConvertSummary, guess_converter_spec, read_instances, write_corpus
 from ragability_gen.core.fileio import beside, staged_outputs, write_records
 from ragability_gen.core.model import Context, Instance
-from ragability_gen.core.specs import load_converter_spec
-from ragability_gen.errors import InputError, LLMError, LLMSetupError
+from ragability_gen.core.specs import Spec, load_converter_spec, load_suite_spec
+from ragability_gen.errors import InputError, LLMError, LLMSetupError, RagabilityGenError
+from ragability_gen.generate import rulewriter  # noqa: F401  (registers the offline writers)
+from ragability_gen.generate.audit import Attempt, ContextAudit, Distinctness, GenerateSummary, Generation
+from ragability_gen.generate.distinct import TemplateIndex, shaped
+from ragability_gen.generate.tasks import ContextTask, Layout, context_task, layout_of, with_context
 from ragability_gen.generate.textrules import RuleVerdict
-from ragability_gen.generate.writers import (
-    ContextTask,
-    LLMWriter,
-    ModelVerdict,
-    RuleWriter,
-    Turn,
-    Verifier,
-    Writer,
-    describe,
-)
-from ragability_gen.llm.client import Completion, connected
+from ragability_gen.generate.verifier import Verifier, describe
+from ragability_gen.generate.writers import Turn, Writer, needs_model, open_writer
+from ragability_gen.llm.client import connected
 from ragability_gen.llm.config import open_llms
 
-GENERATED = ("3", "4")
-"""The contexts this stage writes, in order: context 4 must also be consistent with context 3."""
-
-LAYOUT_SPEC = "ragability-v0.4"
-"""The converter spec whose context declarations (relations, annotation) generated contexts get."""
+DEFAULT_LAYOUT = "ragability-v0.4"
+"""The converter spec whose context declarations apply when the input's own spec declares none."""
 
 Progress = Callable[[int, int], None]
 T = TypeVar("T")
 
 
-@dataclass
-class Attempt:
-    """One candidate: what the writer replied, every check's verdict, and what it cost."""
+class GenerationShortfall(RagabilityGenError):
+    """Fewer contexts were accepted than asked for; the files are written and say which rows."""
 
-    number: int
-    candidate: str | None = None
-    reply: str | None = None  # the raw reply, kept when it was not a valid JSON object
-    rule_checks: list[RuleVerdict] = field(default_factory=list)
-    model_checks: list[ModelVerdict] | None = None
-    note: str = ""  # why the model checks did not run
-    problems: list[str] = field(default_factory=list)
-    completions: list[Completion] = field(default_factory=list)
-    error: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        c = self.completions
-        out: dict[str, Any] = {
-            "attempt": self.number, "candidate": self.candidate, "reply": self.reply,
-            "rule_checks": [v.to_dict() for v in self.rule_checks],
-            "model_checks": None if self.model_checks is None else [v.to_dict() for v in self.model_checks],
-            "passed": not self.problems, "problems": list(self.problems),
-            "calls": len(c), "cache_hits": sum(x.cached for x in c),
-            "prompt_tokens": sum(x.prompt_tokens for x in c), "completion_tokens": sum(x.completion_tokens for x in c),
-            "cost": sum(x.cost for x in c), "http_requests": sum(x.http_requests for x in c),
-            "http_status": [s for x in c for s in x.http_status],
-        }
-        if self.note:
-            out["model_checks_note"] = self.note
-        if self.error:
-            out["error"] = self.error
-        return out
-
-
-@dataclass
-class ContextAudit:
-    """How one context of one instance was generated: every attempt, and the outcome."""
-
-    instance: Instance
-    context: str
-    generator: str
-    verifier: str | None
-    previous: str | None = None
-    attempts: list[Attempt] = field(default_factory=list)
-    reasons: list[str] = field(default_factory=list)
-    text: str | None = None
-
-    @property
-    def accepted(self) -> bool:
-        return self.text is not None
-
-    def to_dict(self) -> dict[str, Any]:
-        inst, att = self.instance, [a.to_dict() for a in self.attempts]
-        out: dict[str, Any] = {"instance": inst.id, "variation": inst.variation, "query": inst.query}
-        if inst.provenance is not None:
-            out.update(source=inst.provenance.source, line=inst.provenance.line)
-        out.update({
-            "context": self.context, "generator": self.generator, "verifier": self.verifier,
-            "accepted": self.accepted, "text": self.text, "previous": self.previous,
-            "kept_previous": not self.accepted and self.previous is not None,
-            "attempts": att, "reasons": list(self.reasons),
-        })
-        for key in ("calls", "prompt_tokens", "completion_tokens", "cost"):
-            out[key] = sum(a[key] for a in att)
-        return out
-
-
-@dataclass
-class GenerateSummary:
-    """What a generation run did: per context id, per outcome, per failed check, and per model."""
-
-    generator: str = ""
-    verifier: str | None = None
-    instances: int = 0
-    to_generate: Counter[str] = field(default_factory=Counter)
-    filled: Counter[str] = field(default_factory=Counter)
-    accepted: Counter[str] = field(default_factory=Counter)
-    rejected: Counter[str] = field(default_factory=Counter)
-    outcomes: Counter[str] = field(default_factory=Counter)  # per candidate
-    failed_checks: Counter[str] = field(default_factory=Counter)
-    calls: int = 0
-    usage: dict[str, dict[str, Any]] = field(default_factory=dict)  # per model alias: Usage.to_dict()
-    written: list[str] = field(default_factory=list)
-
-    def add(self, audit: ContextAudit) -> None:
-        self.to_generate[audit.context] += 1
-        (self.accepted if audit.accepted else self.rejected)[audit.context] += 1
-        for a in audit.attempts:
-            self.calls += len(a.completions)
-            if a.error:
-                self.outcomes["LLM error"] += 1
-            elif a.candidate is None:
-                self.outcomes["invalid reply"] += 1
-            elif not all(v.passed for v in a.rule_checks):
-                self.outcomes["failed rule checks"] += 1
-            elif a.model_checks is not None and not all(v.passed for v in a.model_checks):
-                self.outcomes["failed model checks"] += 1
-            else:
-                self.outcomes["accepted"] += 1
-            self.failed_checks.update(f"rule {v.check}" for v in a.rule_checks if not v.passed)
-            self.failed_checks.update(f"model {v.check}" for v in a.model_checks or () if not v.passed)
+    def __init__(self, line: str, summary: GenerateSummary, read: ConvertSummary | None = None):
+        super().__init__(line)
+        self.summary, self.read = summary, read
 
     def lines(self) -> list[str]:
-        verifier = f"verified by {self.verifier}" if self.verifier else "rule checks only, no verifier"
-        out = [f"generate: {self.instances} instances, writer {self.generator}, {verifier}"]
-        for cid in sorted(set(self.to_generate) | set(self.filled)):
-            out.append(f"  context {cid}: {self.to_generate[cid]} to generate ({self.filled[cid]} already filled, "
-                       f"left as they are): accepted {self.accepted[cid]}, rejected {self.rejected[cid]}")
-        if self.outcomes:
-            out.append(f"  candidates {sum(self.outcomes.values())}: "
-                       + ", ".join(f"{k} {v}" for k, v in sorted(self.outcomes.items())))
-        if self.failed_checks:
-            out.append("  failed checks: " + ", ".join(f"{k} {v}" for k, v in sorted(self.failed_checks.items())))
-        for alias, u in self.usage.items():
-            out.append(f"  {alias}: {u['calls']} calls ({u['cache_hits']} from the cache, {u['failed']} failed), "
-                       f"{u['http_requests']} HTTP requests ({u['retries']} retries), tokens {u['prompt_tokens']} "
-                       f"prompt + {u['completion_tokens']} completion, cost {u['cost']:.4f}")
-        accepted = sum(self.accepted.values())
-        if self.calls:
-            per = f"{self.calls / accepted:.1f}" if accepted else "n/a (none accepted)"
-            out.append(f"  LLM calls per accepted context: {per}")
-        return out + self.written
-
-
-@dataclass
-class Generation:
-    """The instances with their generated contexts (input order), the audit, and the summary."""
-
-    instances: list[Instance]
-    audits: list[ContextAudit]
-    summary: GenerateSummary
-
-    def audit_records(self) -> list[dict[str, Any]]:
-        """One record per generated context (see schemas/generation_audit.schema.json)."""
-        return [a.to_dict() for a in self.audits]
-
-    def reject_records(self) -> list[dict[str, Any]]:
-        """One record per instance with a rejected context (see schemas/generation_rejects.schema.json)."""
-        out: list[dict[str, Any]] = []
-        by_instance: dict[int, dict[str, Any]] = {}
-        for a in self.audits:
-            if a.accepted:
-                continue
-            rec = by_instance.get(id(a.instance))
-            if rec is None:
-                full = a.to_dict()
-                rec = {k: full[k] for k in ("instance", "variation", "query", "source", "line") if k in full}
-                rec["rejected"] = []
-                by_instance[id(a.instance)] = rec
-                out.append(rec)
-            rec["rejected"].append({"context": a.context, "reasons": list(a.reasons),
-                                    "kept_previous": a.previous is not None})
-        return out
-
-
-def _layout() -> dict[str, dict[str, Any]]:
-    return {c["id"]: c for c in load_converter_spec(LAYOUT_SPEC)["contexts"]}
-
-
-def with_context(inst: Instance, cid: str, text: str, layout: dict[str, dict[str, Any]]) -> Instance:
-    """A copy of ``inst`` with context ``cid`` set to ``text``, with the relations the layout declares."""
-    decl = layout[cid]
-    annotation = decl.get("annotation")
-    if "annotation_from" in decl and decl["annotation_from"] in inst.contexts:
-        annotation = inst.contexts[decl["annotation_from"]].annotation
-    ctx = Context(cid, text, annotation, decl.get("answer"), tuple(decl.get("agrees", ())),
-                  tuple(decl.get("contradicts", ())))
-    merged = {**inst.contexts, cid: ctx}
-    order = [i for i in layout if i in merged] + [i for i in merged if i not in layout]
-    return dataclasses.replace(inst, contexts={i: merged[i] for i in order})
-
-
-def context_task(inst: Instance, cid: str, layout: dict[str, dict[str, Any]]) -> ContextTask | str:
-    """What context ``cid`` of ``inst`` must be, or why it cannot be generated."""
-    c1, c2 = inst.contexts.get("1"), inst.contexts.get("2")
-    if c1 is None or c2 is None or c1.answer not in inst.answers or c2.answer not in inst.answers:
-        return f"cannot generate context {cid}: the instance needs contexts 1 and 2, each supporting an answer"
-    agree = bool(layout[cid].get("agrees"))
-    shown = ("1", "2") if agree else tuple(i for i in layout if i != cid and i in inst.contexts)
-    return ContextTask(
-        cid=cid, kind="agree" if agree else "neutral", query=inst.query,
-        contexts={i: inst.contexts[i].text for i in shown},
-        others={i: c.text for i, c in inst.contexts.items() if i != cid},
-        answer1=inst.answers[c1.answer], answer2=inst.answers[c2.answer])  # type: ignore[index]
+        """The summary lines of the run (what was read, then what was generated)."""
+        return (self.read.lines() if self.read is not None else []) + self.summary.lines()
 
 
 def _keep(current: Context | None, force: bool) -> bool:
@@ -238,13 +61,14 @@ def _keep(current: Context | None, force: bool) -> bool:
 
 
 class _Run:
-    def __init__(self, writer: Writer, verifier: Verifier | None, attempts: int, force: bool):
+    def __init__(self, writer: Writer, verifier: Verifier | None, attempts: int, force: bool, layout: Layout):
         self.writer, self.verifier, self.attempts, self.force = writer, verifier, attempts, force
-        self.layout = _layout()
+        self.layout = layout
+        self.taken: dict[str, TemplateIndex] = {}  # per context id: the texts a candidate must not resemble
 
     async def instance(self, inst: Instance) -> tuple[Instance, list[ContextAudit]]:
         audits = []
-        for cid in GENERATED:
+        for cid in self.layout.fillable:
             current = inst.contexts.get(cid)
             if _keep(current, self.force):
                 continue
@@ -253,16 +77,18 @@ class _Run:
             task = context_task(inst, cid, self.layout)
             if isinstance(task, str):
                 audit.reasons.append(task)
+                audit.possible = False
             else:
-                await self.context(task, audit)
+                await self.context(task, audit, inst, [])
             if audit.text is not None:
                 inst = with_context(inst, cid, audit.text, self.layout)
             audits.append(audit)
         return inst, audits
 
-    async def context(self, task: ContextTask, audit: ContextAudit) -> None:
-        history: list[Turn] = []
-        for n in range(1, self.attempts + 1):
+    async def context(self, task: ContextTask, audit: ContextAudit, inst: Instance, history: list[Turn]) -> None:
+        """Ask for candidates until one passes or the attempts are used up; ``history`` holds earlier turns."""
+        while len(audit.attempts) < self.attempts:
+            n = len(audit.attempts) + 1
             attempt = Attempt(n)
             try:
                 draft = await self.writer.write(task, history)
@@ -270,11 +96,11 @@ class _Run:
                     audit.reasons += draft.problems
                     return
                 attempt.completions += [draft.completion] if draft.completion else []
-                attempt.candidate = draft.text
+                attempt.candidate, attempt.raw = draft.text, draft.reply
                 if draft.text is None:
                     attempt.reply, attempt.problems, attempt.note = draft.reply, draft.problems, "invalid reply"
                 else:
-                    await self.check(task, draft.text, attempt)
+                    await self.check(task, inst, draft.text, attempt)
             except LLMSetupError:
                 raise
             except LLMError as e:
@@ -289,8 +115,11 @@ class _Run:
                 return  # the endpoint failed after its own retries: another attempt would fare no better
             history.append(Turn(draft.reply, tuple(attempt.problems), draft.text is None))
 
-    async def check(self, task: ContextTask, candidate: str, attempt: Attempt) -> None:
+    async def check(self, task: ContextTask, inst: Instance, candidate: str, attempt: Attempt) -> None:
         attempt.rule_checks = task.rules(candidate)
+        taken = self.taken.get(task.cid)
+        clash = taken.clash(shaped(inst, task.cid, candidate)) if taken is not None else None
+        attempt.rule_checks.append(RuleVerdict("distinct_template", clash is None, clash or ""))
         attempt.problems = [f"rule {v.check}: {v.reason}" for v in attempt.rule_checks if not v.passed]
         if attempt.problems:
             attempt.note = "not run: a rule check failed"
@@ -300,6 +129,54 @@ class _Run:
             verdicts, completions = await self.verifier.verify(task, candidate)
             attempt.model_checks, attempt.completions = verdicts, attempt.completions + completions
             attempt.problems = [describe(v) for v in verdicts if not v.passed]
+
+
+def _clashes(run: _Run, results: list[tuple[Instance, list[ContextAudit]]]) -> list[tuple[int, ContextAudit, str]]:
+    """Accepted contexts that share a template with an earlier row's text (input order), with the reason.
+
+    Also resets ``run.taken`` to the texts that stay: every kept text, and every generated one not flagged.
+    """
+    flagged: list[tuple[int, ContextAudit, str]] = []
+    run.taken = {}
+    for i, (inst, audits) in enumerate(results):
+        generated = {a.context: a for a in audits if a.accepted}
+        for cid in run.layout.fillable:
+            ctx = inst.contexts.get(cid)
+            if ctx is None:
+                continue
+            shape = shaped(inst, cid, ctx.text)
+            audit = generated.get(cid)
+            taken = run.taken.setdefault(cid, TemplateIndex())
+            reason = taken.clash(shape) if audit is not None else None
+            if audit is not None and reason is not None:
+                flagged.append((i, audit, reason))
+            else:
+                taken.add(shape)
+    return flagged
+
+
+async def _redo(run: _Run, inst: Instance, audit: ContextAudit, reason: str) -> Instance:
+    """Reject an accepted context for sharing a template, and ask its writer again with the reason."""
+    last = audit.attempts[-1]
+    problem = f"rule distinct_template: {reason}"
+    last.rule_checks = [v for v in last.rule_checks if v.check != "distinct_template"]
+    last.rule_checks.append(RuleVerdict("distinct_template", False, reason))
+    last.problems.append(problem)
+    audit.reasons.append(f"attempt {last.number}: {problem}")
+    history = [Turn(a.raw, tuple(a.problems), a.candidate is None) for a in audit.attempts]
+    audit.text = None
+    contexts = {k: v for k, v in inst.contexts.items() if k != audit.context}
+    if audit.previous is not None:
+        old = inst.contexts[audit.context]
+        contexts[audit.context] = Context(old.id, audit.previous, old.annotation, old.answer, old.agrees,
+                                          old.contradicts)
+    base = dataclasses.replace(inst, contexts=contexts)
+    task = context_task(base, audit.context, run.layout)
+    if isinstance(task, str):  # cannot happen: the relations held a moment ago
+        audit.reasons.append(task)
+        return base
+    await run.context(task, audit, base, history)
+    return with_context(base, audit.context, audit.text, run.layout) if audit.text is not None else base
 
 
 async def _all_or_nothing(coros: Sequence[Awaitable[T]]) -> list[T]:
@@ -314,16 +191,32 @@ async def _all_or_nothing(coros: Sequence[Awaitable[T]]) -> list[T]:
         raise
 
 
+def _distinctness(run: _Run, results: list[tuple[Instance, list[ContextAudit]]]) -> list[Distinctness]:
+    out = []
+    for cid in run.layout.fillable:
+        generated = [shaped(inst, cid, inst.contexts[cid].text) for inst, audits in results
+                     for a in audits if a.context == cid and a.accepted]
+        if not generated:
+            continue
+        index = TemplateIndex(shaped(inst, cid, inst.contexts[cid].text) for inst, _ in results if cid in inst.contexts)
+        near = [index.closest(g) for g in generated]
+        distinct = sum(index.clash(g) is None for g in generated)
+        out.append(Distinctness(cid, len(generated), distinct, sum(near) / len(near), max(near)))
+    return out
+
+
 async def agenerate(instances: Sequence[Instance], writer: Writer, verifier: Verifier | None = None, *,
-                    attempts: int = 3, force: bool = False, concurrency: int = 16,
-                    on_progress: Progress | None = None) -> Generation:
-    """Generate the missing contexts of every instance (all generated contexts with ``force``).
+                    layout: Layout | None = None, attempts: int | None = None, force: bool = False,
+                    concurrency: int = 16, on_progress: Progress | None = None) -> Generation:
+    """Generate the missing contexts of every instance (all fillable contexts with ``force``).
 
     Args:
         instances: Canonical instances; they are not modified.
-        writer: Proposes candidates (:class:`~ragability_gen.generate.writers.LLMWriter` or ``RuleWriter``).
+        writer: Proposes candidates (a registered offline writer, or ``LLMWriter``).
         verifier: Runs the model checks; None for rule checks only.
-        attempts: Candidates per context at most (and replies per verdict).
+        layout: Which contexts to fill and their relations (default: the Ragability v0.4 converter spec's).
+        attempts: Candidates per context at most (and replies per verdict); default the writer's own
+            ``attempts`` if it has one, else 3.
         force: Regenerate contexts that are already filled; one that fails keeps its previous text.
         concurrency: Instances in progress at once (each model also bounds its own requests).
         on_progress: Called with (0, total) at the start, then with (instances done, total) as they finish.
@@ -331,7 +224,13 @@ async def agenerate(instances: Sequence[Instance], writer: Writer, verifier: Ver
     Raises:
         LLMSetupError: a model cannot be used at all (no key, refused credentials, unknown model).
     """
-    run = _Run(writer, verifier, attempts, force)
+    layout = layout or layout_of(load_converter_spec(DEFAULT_LAYOUT))
+    tries = attempts if attempts is not None else int(getattr(writer, "attempts", 3))
+    run = _Run(writer, verifier, tries, force, layout)
+    for inst in instances:  # texts that stay as they are: no candidate may share their template
+        for cid in layout.fillable:
+            if _keep(inst.contexts.get(cid), force):
+                run.taken.setdefault(cid, TemplateIndex()).add(shaped(inst, cid, inst.contexts[cid].text))
     sem = asyncio.Semaphore(max(1, concurrency))
     done = 0
 
@@ -344,25 +243,31 @@ async def agenerate(instances: Sequence[Instance], writer: Writer, verifier: Ver
             on_progress(done, len(instances))
         return result
 
+    async def again(i: int, audit: ContextAudit, reason: str) -> None:
+        async with sem:
+            results[i] = (await _redo(run, results[i][0], audit, reason), results[i][1])
+
     if on_progress:
         on_progress(0, len(instances))
     results = await _all_or_nothing([one(i) for i in instances])
+    while flagged := _clashes(run, results):
+        # One context per row per round, so a row's contexts are redone in order.
+        firsts = list({i: (i, a, r) for i, a, r in reversed(flagged)}.values())
+        await _all_or_nothing([again(i, a, r) for i, a, r in sorted(firsts, key=lambda f: f[0])])
     summary = GenerateSummary(generator=writer.name, verifier=verifier.name if verifier else None,
-                              instances=len(instances))
+                              layout=layout.spec, instances=len(instances))
     audits = [a for _, found in results for a in found]
     for a in audits:
         summary.add(a)
     for inst in instances:
-        for cid in GENERATED:
+        for cid in layout.fillable:
             if _keep(inst.contexts.get(cid), force):
                 summary.filled[cid] += 1
+    summary.distinctness = _distinctness(run, results)
     return Generation([inst for inst, _ in results], audits, summary)
 
 
 # ------------------------------------------------------------------------------------------ files
-
-RULES = "rules"
-"""The ``--llm`` name of the offline rules writer."""
 
 NO_VERIFIER = "none"
 """The ``--verifier`` name for rule checks only."""
@@ -386,7 +291,7 @@ def write_generation(gen: Generation, output: str | Path, audit: str | Path | No
     """Write the corpus (``.jsonl``: canonical instances, else a Ragability TSV), audit and rejects; all or none.
 
     Returns:
-        The number of instances written, and of instances with a rejected context.
+        The number of instances written, and of instances with a context not accepted.
     """
     audit_path, rejects_path = side_paths(output, audit, rejects)
     _check_distinct(Path(output), audit_path, rejects_path)
@@ -397,8 +302,20 @@ def write_generation(gen: Generation, output: str | Path, audit: str | Path | No
     return n, rejected
 
 
+def skipped_variants(suite: str | Path, cid: str) -> list[str]:
+    """The variants of a suite spec that need context ``cid`` (skipped for a row without it)."""
+    return [v["name"] for v in load_suite_spec(suite)["variants"] if cid in v["contexts"]]
+
+
+def _layout_for(spec: Spec, layout: str | Path | None) -> Layout:
+    if layout is not None:
+        return layout_of(load_converter_spec(layout))
+    return layout_of(spec if "contexts" in spec.data else load_converter_spec(DEFAULT_LAYOUT))
+
+
 def generate_file(input_path: str | Path, output: str | Path, llm: str, *, verifier: str | None = None,
-                  attempts: int = 3, force: bool = False, converter: str | Path | None = None,
+                  attempts: int | None = None, force: bool = False, converter: str | Path | None = None,
+                  layout: str | Path | None = None, suite: str | Path | None = None, allow_partial: bool = False,
                   audit: str | Path | None = None, rejects: str | Path | None = None,
                   config: str | Path | None = None, cache: str | Path | None = None, concurrency: int = 16,
                   on_progress: Progress | None = None, **settings: Any) -> tuple[ConvertSummary, GenerateSummary]:
@@ -407,12 +324,19 @@ def generate_file(input_path: str | Path, output: str | Path, llm: str, *, verif
     Args:
         input_path: Any corpus ``read_instances`` reads.
         output: The corpus to write: ``.jsonl`` gets canonical instances, any other name a table in the input's columns.
-        llm: The writer model (a config alias or ``provider/model``), or ``rules`` for the offline writer.
-        verifier: The model for the model checks; default the writer model (none for ``rules``); ``none``
-            for rule checks only.
-        attempts: Candidates per context at most.
+        llm: The writer: a registered offline writer (``rules``), else a model (a config alias or
+            ``provider/model``).
+        verifier: The model for the model checks; default the writer model (none for an offline writer);
+            ``none`` for rule checks only.
+        attempts: Candidates per context at most (default: the writer's own ``attempts``, 12 for ``rules``;
+            else 3).
         force: Regenerate contexts that are already filled.
         converter: Converter spec for ``input_path`` (default: recognised).
+        layout: Converter spec whose declarations say which contexts to fill and their relations
+            (default: the input's converter spec when it declares contexts, else ragability-v0.4).
+        suite: Suite spec whose variants are named as skipped for contexts that cannot be generated
+            (default: the converter spec's default suite, else ragability).
+        allow_partial: Return normally when fewer contexts were accepted than asked for.
         audit: Audit file (default ``<output stem>.audit.jsonl`` beside ``output``).
         rejects: Rejects report (default ``<output stem>.rejects.jsonl`` beside ``output``).
         config: LLM config file; ``settings`` (base_url, api_key_env, temperature, ...) apply to models
@@ -423,21 +347,28 @@ def generate_file(input_path: str | Path, output: str | Path, llm: str, *, verif
 
     Raises:
         InputError: the corpus cannot be read, or two output paths are the same.
+        SpecError: the layout declares no context that may be empty.
         LLMError: a model has no endpoint; LLMSetupError: a model cannot be used (no key, unknown model).
+        GenerationShortfall: fewer contexts accepted than asked for (files written), unless ``allow_partial``.
     """
     audit_path, rejects_path = side_paths(output, audit, rejects)
     _check_distinct(Path(output), audit_path, rejects_path)
-    instances, read = read_instances(input_path, converter)
-    vname = verifier or (NO_VERIFIER if llm == RULES else llm)
-    names = [n for n in dict.fromkeys([llm, vname]) if n not in (RULES, NO_VERIFIER)]
+    spec = load_converter_spec(converter) if converter is not None else guess_converter_spec(input_path)
+    instances, read = read_instances(input_path, spec)
+    plan = _layout_for(spec, layout)
+    vname = verifier or (llm if needs_model(llm) else NO_VERIFIER)
+    if vname != NO_VERIFIER and not needs_model(vname):
+        raise InputError(f"verifier {vname!r}: an offline writer cannot judge candidates; name a model, or "
+                         f"{NO_VERIFIER!r} for rule checks only")
+    names = [n for n in dict.fromkeys([llm, vname]) if n != NO_VERIFIER and needs_model(n)]
     opened = open_llms(names, config, cache=cache, concurrency=concurrency, **settings) if names else []
     models = dict(zip(names, opened, strict=True))
-    writer: Writer = RuleWriter() if llm == RULES else LLMWriter(models[llm])
-    checker = None if vname == NO_VERIFIER else Verifier(models[vname], attempts)
+    writer = open_writer(llm, models)
+    checker = None if vname == NO_VERIFIER else Verifier(models[vname], attempts or 3)
 
     async def run() -> Generation:
         async with connected(opened):
-            return await agenerate(instances, writer, checker, attempts=attempts, force=force,
+            return await agenerate(instances, writer, checker, layout=plan, attempts=attempts, force=force,
                                    concurrency=concurrency, on_progress=on_progress)
 
     try:
@@ -445,8 +376,16 @@ def generate_file(input_path: str | Path, output: str | Path, llm: str, *, verif
     finally:
         if opened and opened[0].cache is not None:
             opened[0].cache.close()
+    suite_name = suite or read.default_suite or "ragability"
+    for a in gen.audits:
+        if not a.possible:
+            a.skipped_variants = skipped_variants(suite_name, a.context)
+            gen.summary.skipped_variants[a.context] = a.skipped_variants
     gen.summary.usage = {m.spec.alias: m.usage.to_dict() for m in opened}
     rows, rejected = write_generation(gen, output, audit_path, rejects_path)
     gen.summary.written = [f"wrote {rows} instances to {output}, {len(gen.audits)} audit records to {audit_path}, "
-                           f"{rejected} instances with a rejected context to {rejects_path}"]
+                           f"{rejected} instances with a context not generated to {rejects_path}"]
+    short = gen.summary.shortfall()
+    if short is not None and not allow_partial:
+        raise GenerationShortfall(f"{input_path}: {short}; --allow-partial accepts this", gen.summary, read)
     return read, gen.summary

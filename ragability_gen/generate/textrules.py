@@ -46,8 +46,15 @@ _ARTICLES = ("a", "an", "the")
 _REFERENCE = re.compile(
     r"\b(?:contexts?|passages?|source texts?|snippets?)\s*(?:_|#|no\.?\s*)?\d+\b"
     r"|\b(?:above|given|provided|previous|following)\s+(?:contexts?|passages?|snippets?|texts?)\b"
-    r"|\baccording to the (?:contexts?|passages?|snippets?|texts?)\b",
+    r"|\baccording to the (?:contexts?|passages?|snippets?|texts?)\b"
+    r"|\bthe (?:question|query)\b",
     re.I)
+#: Words that cite a source without naming one ("the records give", "several sources"): allowed only when the
+#: instance's own text uses them ("customer records").
+_GENERIC_SOURCE = re.compile(r"\b(?:records?|sources?|documents?|archives?|archival)\b", re.I)
+
+#: A candidate leaks the question when it holds this share of the question's words as one unbroken run.
+QUESTION_RUN = 0.7
 
 
 def normalise(text: str) -> str:
@@ -153,6 +160,15 @@ class RuleVerdict:
         return {"check": self.check, "passed": self.passed, **({"reason": self.reason} if self.reason else {})}
 
 
+def _question_leak(candidate: str, query: str) -> str | None:
+    """Why ``candidate`` quotes or repeats the question, or None."""
+    if "?" in candidate:
+        return "it contains a question mark: a context states facts and quotes no question"
+    if query.strip() and (run := copied_run(candidate, query)) >= QUESTION_RUN:
+        return f"it repeats the question ({run:.0%} of its words in one run; a leak from {QUESTION_RUN:.0%})"
+    return None
+
+
 def rule_checks(candidate: str, others: Mapping[str, str], carries: Mapping[str, str] | None = None,
                 avoids: Mapping[str, str] | None = None, query: str = "") -> list[RuleVerdict]:
     """Check a candidate context against the rules every generated context must meet.
@@ -185,6 +201,13 @@ def rule_checks(candidate: str, others: Mapping[str, str], carries: Mapping[str,
     ref = _REFERENCE.search(candidate)
     out.append(RuleVerdict("no_reference", ref is None,
                            f"it refers to the contexts ({ref.group(0)!r}) instead of stating facts" if ref else ""))
+    leak = _question_leak(candidate, query)
+    out.append(RuleVerdict("no_question", leak is None, leak or ""))
+    own = set(words(" ".join([*others.values(), query])))
+    generic = sorted({m.group(0).lower() for m in _GENERIC_SOURCE.finditer(candidate)
+                      if normalise(m.group(0)) not in own})
+    out.append(RuleVerdict("no_generic_source", not generic, f"it cites {', '.join(map(repr, generic))} without "
+                                                             "naming a source the instance has" if generic else ""))
     copies = []
     for cid, text in others.items():
         if normalise(candidate) == normalise(text):
