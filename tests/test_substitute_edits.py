@@ -192,3 +192,14 @@ def test_cli_reviewer_and_strict(cli: Any, tmp_path: Path) -> None:
             "0 without a valid reply") in result.stderr.splitlines()
     (rec,) = read_records(tmp_path / "out.mapping.jsonl", "jsonl")
     assert rec["review"]["model"] == "smollm2" and record_problems([rec], "mapping", str) == []
+
+
+def test_a_mapping_edited_by_hand_wins_over_the_reviewer(tmp_path: Path) -> None:
+    first = substitute_instances([SHIP], seed=2)
+    path = write_audit(tmp_path, "m.jsonl", first.audit)
+    with ScriptedServer(Reviewer()) as server:
+        again = substitute_instances([SHIP], seed=2, mapping_in=read_mapping(path),
+                                     reviewer=reviewer_llm(server, tmp_path))
+    assert again.instances == first.instances
+    review = again.audit[0]["review"]
+    assert review["added"] == [] and review["restored"] == [] and len(review["ignored"]) == 3
