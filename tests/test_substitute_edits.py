@@ -129,6 +129,11 @@ def test_bad_edits_are_named(cli: Any, tmp_path: Path) -> None:
         "error: bad.jsonl: line 1: id '8' is not in the input",
         "error: bad.jsonl: line 2: entities/0: original 'Rangerkeep' does not occur in instance '7'"]
     assert not (tmp_path / "again.tsv").exists() and not (tmp_path / "again.mapping.jsonl").exists()
+    (tmp_path / "broken.jsonl").write_text('{"id": 1\n', encoding="utf-8")
+    for name, message in (("nope.jsonl", "error: nope.jsonl: no such file"),
+                          ("broken.jsonl", "error: broken.jsonl: line 1, column 9: Expecting ',' delimiter")):
+        result = cli("substitute", "in.tsv", "-o", "again.tsv", "--mapping-in", name)
+        assert (result.exit_code, result.stderr) == (1, message + "\n")
 
 
 class Reviewer:
