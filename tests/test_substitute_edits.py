@@ -129,6 +129,11 @@ def test_bad_edits_are_named(cli: Any, tmp_path: Path) -> None:
         "error: bad.jsonl: line 1: id '8' is not in the input",
         "error: bad.jsonl: line 2: entities/0: original 'Rangerkeep' does not occur in instance '7'"]
     assert not (tmp_path / "again.tsv").exists() and not (tmp_path / "again.mapping.jsonl").exists()
+    (tmp_path / "broken.jsonl").write_text('{"id": 1\n', encoding="utf-8")
+    for name, message in (("nope.jsonl", "error: nope.jsonl: no such file"),
+                          ("broken.jsonl", "error: broken.jsonl: line 1, column 9: Expecting ',' delimiter")):
+        result = cli("substitute", "in.tsv", "-o", "again.tsv", "--mapping-in", name)
+        assert (result.exit_code, result.stderr) == (1, message + "\n")
 
 
 class Reviewer:
@@ -192,3 +197,14 @@ def test_cli_reviewer_and_strict(cli: Any, tmp_path: Path) -> None:
             "0 without a valid reply") in result.stderr.splitlines()
     (rec,) = read_records(tmp_path / "out.mapping.jsonl", "jsonl")
     assert rec["review"]["model"] == "smollm2" and record_problems([rec], "mapping", str) == []
+
+
+def test_a_mapping_edited_by_hand_wins_over_the_reviewer(tmp_path: Path) -> None:
+    first = substitute_instances([SHIP], seed=2)
+    path = write_audit(tmp_path, "m.jsonl", first.audit)
+    with ScriptedServer(Reviewer()) as server:
+        again = substitute_instances([SHIP], seed=2, mapping_in=read_mapping(path),
+                                     reviewer=reviewer_llm(server, tmp_path))
+    assert again.instances == first.instances
+    review = again.audit[0]["review"]
+    assert review["added"] == [] and review["restored"] == [] and len(review["ignored"]) == 3

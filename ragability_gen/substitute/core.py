@@ -236,7 +236,12 @@ def _reviewed(built: list[tuple[list[int], _Group]], reviewer: LLM, infos: Annot
     out = []
     for idxs, group in built:
         finding = findings[group.rows[0].id]
-        add, keep = plan(finding, group.texts, group.table.part_map)
+        if group.edited:  # a mapping edited by hand wins: the findings are recorded, not applied
+            finding.ignored += finding.names + finding.not_english
+            add: list[str] = []
+            keep: set[str] = set()
+        else:
+            add, keep = plan(finding, group.texts, group.table.part_map)
         if add or keep:
             adjust = Adjust(add=tuple(add), keep=frozenset(keep), pinned=dict(group.table.part_map),
                             offset=group.offset)
@@ -269,6 +274,7 @@ class _Group:
         self.rows = rows
         self.infos = infos
         self.edit_problems: list[str] = []
+        self.edited = adjust is not None and adjust.entries is not None
         self.review: dict[str, Any] | None = None
         fake = _faker()
         fake.seed_instance(seed)

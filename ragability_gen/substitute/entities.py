@@ -211,7 +211,7 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
     """
     wanted = set(labels)
     out = [] if "PROPN" not in wanted else propn_mentions(field_name, text, ents, capitals, is_name)
-    for s, e, label in ents:
+    for s, e, label in (p for ent in ents for p in _pieces(text, *ent)):
         if label not in wanted:
             continue
         span = trim(text, s, e)
@@ -241,6 +241,18 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if any(not ordinary(text[a:b]) or is_name(a) for a, b in caps):  # cheap tests first
             out.append(Mention(field_name, s, e, text[s:e], label))
     return out
+
+
+_SEPARATOR = re.compile(r":\s|\||\n|\t")
+
+
+def _pieces(text: str, start: int, end: int, label: str) -> list[tuple[int, int, str]]:
+    """An NER span cut at labels, cells and lines: "Linz\nSpouse: Anton Wessely" is three pieces."""
+    cuts = [m.span() for m in _SEPARATOR.finditer(text, start, end)]
+    if not cuts:
+        return [(start, end, label)]
+    edges = [start] + [x for a, b in cuts for x in (a, b)] + [end]
+    return [(a, b, label) for a, b in zip(edges[::2], edges[1::2], strict=True) if a < b]
 
 
 def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, str]],

@@ -6,7 +6,8 @@ longer read as English (an ordinary word that was replaced by an invented name).
 not applied as free text edits: a name is applied only if it occurs in the original instance, as a
 further entity of the same consistent mapping (all fields), and a broken word only if it is an
 invented part, whose original is then kept. The instance is then rewritten and verified again like
-any other, and the audit record says what the reviewer found and what changed.
+any other, and the audit record says what the reviewer found and what changed. An instance whose
+mapping was edited by hand (``--mapping-in``) keeps it: the reviewer's findings are recorded as ignored.
 
 Requests go through the shared LLM layer: concurrent (the model's own limit), cached, retried, and
 checked against the schema (an invalid reply is sent back once more with the errors).
