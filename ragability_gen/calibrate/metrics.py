@@ -83,6 +83,15 @@ def _confusions(ref: np.ndarray, other: np.ndarray, k: int) -> np.ndarray:
     return counts.reshape(*codes.shape[:-1], k, k)
 
 
+def format_interval(x: Interval, pct: bool = False) -> str:
+    """A figure and its interval as text: ``0.412 [0.301, 0.520]``, or percentages; "undefined" for None."""
+    v, lo, hi = x
+    if v is None:
+        return "undefined"
+    f = (lambda y: f"{100 * y:.1f}%") if pct else (lambda y: f"{y:.3f}")
+    return f(v) + (f" [{f(lo)}, {f(hi)}]" if lo is not None and hi is not None else "")
+
+
 def _opt(x: float) -> float | None:
     return None if np.isnan(x) else float(x)
 

@@ -14,7 +14,8 @@ from ragability_gen.evaluate import charts
 from ragability_gen.evaluate.report import _Block, check_report_dir, to_html, to_markdown
 
 from .core import Calibration, CheckerCalibration
-from .metrics import Agreement, Interval
+from .metrics import Agreement
+from .metrics import format_interval as _iv
 from .verdicts import PairAgreement
 
 EXCERPT = 300
@@ -29,14 +30,6 @@ HOW_TO_READ = (
     "no verdict from the checker (the checker failed or its reply could not be read) is counted apart, not as a "
     "disagreement. 'majority' is the verdict more than half of the checkers gave (none on a tie)."
 )
-
-
-def _iv(x: Interval, pct: bool = False) -> str:
-    v, lo, hi = x
-    if v is None:
-        return "undefined"
-    f = (lambda y: f"{100 * y:.1f}%") if pct else (lambda y: f"{y:.3f}")
-    return f(v) + (f" [{f(lo)}, {f(hi)}]" if lo is not None and hi is not None else "")
 
 
 def _num(x: float | None) -> str:

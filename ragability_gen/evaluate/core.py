@@ -107,6 +107,7 @@ class Report:
     labels: dict[str, list[str]]
     errors: list[CheckError]
     tables: list[Table] = field(default_factory=list)
+    checkers: Any = None  # a checkers.CheckerFigures when several checkers answered the checks
 
     @property
     def llms(self) -> list[str]:
@@ -194,6 +195,9 @@ def evaluate_checked(checked: str | Path | Sequence[Mapping[str, Any]], by_tags:
             what = (f"tag matching {', '.join(unmatched.patterns)}" if isinstance(unmatched, TagPart)
                     else f"field {unmatched.field}")
             raise InputError(f"{source}: breakdown {b.name!r}: no item has a {what}")
+    from .checkers import checker_figures  # imported here: it evaluates through this module
+
+    report.checkers = checker_figures(records, source)
     return report
 
 
