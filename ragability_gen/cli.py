@@ -416,5 +416,45 @@ def calibrate_command(checked: Path, labels: Path, output: Path | None, qid_colu
             click.echo(line, err=True)
 
 
+@main.command("probe")
+@click.argument("source", metavar="SUITE_OR_RESULTS", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
+              help="Report folder to write (default: SUITE_OR_RESULTS's name up to its first dot + '-probes', in the "
+                   "current folder). A previous report there is replaced; a folder holding other files is refused.")
+@click.option("--checker", "checkers", metavar="MODEL", multiple=True,
+              help="The checker model to probe (default: the config's first model); repeat to probe several.")
+@click.option("--prompts", type=click.Path(dir_okay=False, path_type=Path),
+              help="Prompt file with the checker prompts (default: the <stem>.prompts.hjson beside the input).")
+@click.option("--items", "per_role", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Items probed per role (answer, decline, judge), chosen at random with --probe-seed.")
+@click.option("--repeats", type=click.IntRange(min=0), default=5, show_default=True,
+              help="How often the repeat probe sends one request past the cache (self-agreement); 0 for none.")
+@click.option("--probe-seed", type=int, default=0, show_default=True, help="Seed of the choice of items.")
+@llm_options
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+def probe_command(source: Path, output: Path | None, checkers: tuple[str, ...], prompts: Path | None, per_role: int,
+                  repeats: int, probe_seed: int, quiet: bool, **kw: Any) -> None:
+    """Probe a checker with dummy answers whose right verdict is known ("Yes", "Sure", a refusal, padding, ...)."""
+    from ragability_gen.calibrate.report import probe_summary_lines, write_probe_report
+    from ragability_gen.run.probes import run_probes
+
+    settings = llm_settings(kw)
+    out = output or Path(source.name.split(".")[0] + "-probes")
+    bar = _ProgressBar("probe", quiet)
+    try:
+        check_report_dir(out)
+        models = open_llms(list(checkers), **settings)
+        report = run_probes(source, models if checkers else models[:1], prompts=prompts, per_role=per_role,
+                            repeats=repeats, seed=probe_seed, progress=bar)
+        names = write_probe_report(report, out)
+    except (RagabilityGenError, OSError) as e:
+        raise _fail(e) from None
+    finally:
+        bar.close()
+    if not quiet:
+        for line in probe_summary_lines(report) + [f"wrote {len(names)} files to {out}"]:
+            click.echo(line, err=True)
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

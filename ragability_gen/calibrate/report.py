@@ -7,8 +7,9 @@ data (check ids, responses, checker replies) is escaped in the HTML and in Markd
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ragability_gen.core.fileio import atomic_dir
+from ragability_gen.core.fileio import atomic_dir, write_records
 from ragability_gen.core.table import write_table
 from ragability_gen.evaluate import charts
 from ragability_gen.evaluate.report import _Block, check_report_dir, to_html, to_markdown
@@ -17,6 +18,9 @@ from .core import Calibration, CheckerCalibration
 from .metrics import Agreement
 from .metrics import format_interval as _iv
 from .verdicts import PairAgreement
+
+if TYPE_CHECKING:
+    from ragability_gen.run.probes import ProbeReport
 
 EXCERPT = 300
 """Characters of a response or checker reply shown per disagreement in the report (the TSV has them whole)."""
@@ -151,3 +155,90 @@ def write_calibration(cal: Calibration, outdir: str | Path) -> list[str]:
         (tmp / "report.html").write_text(to_html(blocks, f"Checker calibration: {cal.source}"), encoding="utf-8")
     return ["calibration.tsv", "checker_agreement.tsv", "confusion.tsv", "disagreements.tsv",
             *(f"charts/{n}.svg" for n in svgs), "report.md", "report.html"]
+
+
+PROBES_HOW_TO_READ = (
+    "Each probe sends dummy testee answers whose right verdict is known to the checker, through the same check "
+    "code as the check command. The error rate is the share of verdicts that differ from the expected one, with its "
+    "95% Wilson interval; a probe answer the checker gave no verdict on (failed request, unreadable reply) is counted "
+    "apart. Roles: answer (the check asks whether the response gives the expected answer), decline (whether it "
+    "declines or points out the conflict), judge (the WikiContradict judge). The repeat probe sends the right answer "
+    "several times past the cache: self-agreement is the mean share of repeats that gave the most frequent verdict."
+)
+
+
+def _probe_document(report: ProbeReport) -> list[_Block]:
+    from ragability_gen.evaluate.stats import wilson
+    from ragability_gen.run.probes import PROBES, REPEAT
+
+    described = {**{k: d for k, (d, _) in PROBES.items()}, REPEAT: "the right answer, sent several times"}
+    b = [_Block("h1", "Checker probes"),
+         _Block("p", f"Items from {report.source}: " + ", ".join(f"{n} {role}" for role, n in report.cases.items())
+                + f" probe cases; {len(report.checked)} probe answers checked."),
+         _Block("p", PROBES_HOW_TO_READ)]
+    rows = []
+    series: dict[str, list[charts.Interval | None]] = {}
+    cats = list(dict.fromkeys(f"{r.role}: {r.probe}" for r in report.results))
+    for r in report.results:
+        n = r.cases - r.no_verdict
+        ci = wilson(r.wrong, n)
+        rate = r.error_rate
+        series.setdefault(r.checker, [None] * len(cats))[cats.index(f"{r.role}: {r.probe}")] = \
+            None if rate is None or ci is None else (rate, ci[0], ci[1])
+        rows.append([r.role, r.probe, described.get(r.probe, ""), r.checker, r.expected, str(r.cases),
+                     str(r.no_verdict),
+                     "" if rate is None or ci is None else f"{100 * rate:.1f}% [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]",
+                     ", ".join(f"{v}: {c}" for v, c in r.verdicts.most_common())])
+    if cats:
+        b.append(_Block("chart", "Error rate per probe", name="probes",
+                        svg=charts.interval_bars("probes", "Checker error rate per probe", cats, series, "error rate")))
+    b.append(_Block("table", header=["role", "probe", "answer", "checker", "expected", "cases", "no verdict",
+                                     "error rate", "verdicts"], rows=rows))
+    b.append(_Block("h2", "Self-agreement"))
+    if report.self_agreement:
+        b.append(_Block("table", header=["checker", "role", "requests", "repeats each", "self-agreement",
+                                         "all repeats agree"],
+                        rows=[[s.checker, s.role, str(s.requests), str(s.repeats),
+                               "" if s.agreement is None else f"{100 * s.agreement:.1f}%",
+                               f"{s.unanimous} of {s.requests}"] for s in report.self_agreement]))
+    else:
+        b.append(_Block("p", "Not measured (repeats below 2)."))
+    return b
+
+
+def write_probe_report(report: ProbeReport, outdir: str | Path) -> list[str]:
+    """Write the probe report folder at once: report.md, report.html, probes.tsv, the checked probe answers."""
+    check_report_dir(outdir)
+    blocks = _probe_document(report)
+    svgs = {b.name: b.svg for b in blocks if b.kind == "chart"}
+    with atomic_dir(outdir) as tmp:
+        write_table(tmp / "probes.tsv", ["role", "probe", "checker", "expected", "cases", "no_verdict", "wrong",
+                                         "error_rate"],
+                    ([r.role, r.probe, r.checker, r.expected, str(r.cases), str(r.no_verdict), str(r.wrong),
+                      _num(r.error_rate)] for r in report.results))
+        write_table(tmp / "self_agreement.tsv", ["checker", "role", "requests", "repeats", "self_agreement",
+                                                 "unanimous"],
+                    ([s.checker, s.role, str(s.requests), str(s.repeats), _num(s.agreement), str(s.unanimous)]
+                     for s in report.self_agreement))
+        write_records(report.checked, tmp / "probes.checked.jsonl")
+        (tmp / "charts").mkdir()
+        for name, svg in svgs.items():
+            (tmp / "charts" / f"{name}.svg").write_text(svg, encoding="utf-8")
+        (tmp / "report.md").write_text(to_markdown(blocks), encoding="utf-8")
+        (tmp / "report.html").write_text(to_html(blocks, f"Checker probes: {report.source}"), encoding="utf-8")
+    return ["probes.tsv", "self_agreement.tsv", "probes.checked.jsonl", *(f"charts/{n}.svg" for n in svgs),
+            "report.md", "report.html"]
+
+
+def probe_summary_lines(report: ProbeReport) -> list[str]:
+    """One line per probe, role and checker: error rate; then self-agreement."""
+    out = [f"probed with {len(report.checked)} answers: "
+           + ", ".join(f"{n} {role} cases" for role, n in report.cases.items())]
+    for r in report.results:
+        rate = "no verdicts" if r.error_rate is None else f"error rate {100 * r.error_rate:.1f}%"
+        out.append(f"  {r.role:<8} {r.probe:<14} {r.checker}: {rate} ({r.wrong} of {r.cases - r.no_verdict}"
+                   + (f", {r.no_verdict} without a verdict)" if r.no_verdict else ")"))
+    for s in report.self_agreement:
+        agree = "" if s.agreement is None else f"{100 * s.agreement:.1f}%"
+        out.append(f"  self-agreement {s.role} {s.checker}: {agree} over {s.requests} requests x {s.repeats}")
+    return out
