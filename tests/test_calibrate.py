@@ -12,7 +12,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score, confusion_matrix, precision_recall_fscore_support
 
 from ragability_gen.calibrate import calibrate, compare, majority, verdicts
-from ragability_gen.calibrate.metrics import _confusions, _figures
+from ragability_gen.calibrate.metrics import _figures
 from ragability_gen.errors import InputError
 
 ANSWER_CHECK = {"cid": "answer_correct", "query": "", "func": "affirmative", "metrics": ["correct_answer_all"],
@@ -44,20 +44,33 @@ def labels_tsv(path: Path, rows: list[tuple[str, str]], cid: str = "answer_corre
     return path
 
 
-def test_bootstrap_statistic_gives_scikit_learns_figures() -> None:
+def test_figures_from_confusion_matrices_are_scikit_learns() -> None:
     rng = np.random.default_rng(1)
+    matrices = []
     for k in (2, 3):
         ref, oth = rng.integers(0, k, 300), rng.integers(0, k, 300)
         oth[:150] = ref[:150]  # some agreement beyond chance
-        got = _figures(_confusions(ref, oth, k))
+        confusion = confusion_matrix(ref, oth, labels=list(range(k)))
+        got = _figures(confusion)
         p, r, f, _ = precision_recall_fscore_support(ref, oth, labels=list(range(k)), zero_division=np.nan)
-        assert (_confusions(ref, oth, k) == confusion_matrix(ref, oth, labels=list(range(k)))).all()
         assert got[0] == pytest.approx((ref == oth).mean())
         assert got[1] == pytest.approx(cohen_kappa_score(ref, oth))
         assert got[2:] == pytest.approx(np.concatenate([p, r, f]))
-    # batched: one confusion matrix per resample row
-    batch = np.stack([ref, ref[::-1]]), np.stack([oth, oth[::-1]])
-    assert _figures(_confusions(*batch, 3)).shape == (2, 2 + 3 * 3)
+        matrices.append(confusion)
+    # batched: one row of figures per confusion matrix
+    assert _figures(np.stack([matrices[1], matrices[1].T])).shape == (2, 2 + 3 * 3)
+
+
+def test_bootstrap_intervals_cover_the_resampled_spread() -> None:
+    """The multinomial draw of resampled confusion matrices matches resampling the pairs themselves."""
+    rng = np.random.default_rng(5)
+    human = rng.integers(0, 2, 400)
+    checker = np.where(rng.random(400) < 0.8, human, 1 - human)
+    a = compare([str(x) for x in human], [str(x) for x in checker], ["1", "0"], resamples=4000, seed=2)
+    idx = rng.integers(0, 400, size=(4000, 400))
+    kappas = [cohen_kappa_score(human[i], checker[i]) for i in idx[:1000]]
+    low, high = np.percentile(kappas, [2.5, 97.5])
+    assert a.kappa[1] == pytest.approx(low, abs=0.02) and a.kappa[2] == pytest.approx(high, abs=0.02)
 
 
 def test_compare_by_hand() -> None:
@@ -201,3 +214,18 @@ def test_labels_for_a_file_that_is_not_checked(tmp_path: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert compare([], [], ["1", "0"]).n == 0
+
+
+def test_benchmark_tiny_mode_runs() -> None:
+    """benchmarks/bench_calibrate.py --tiny: the benchmark script still works end to end."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    run = subprocess.run([sys.executable, str(root / "benchmarks" / "bench_calibrate.py"), "--tiny"],
+                         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(root)}, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("calibrate 200 labels x 3 checkers + majority, 1000 resamples: best ")
+    assert run.stdout.rstrip().endswith("report files: calibration.tsv, charts, checker_agreement.tsv, confusion.tsv, "
+                                        "disagreements.tsv, report.html, report.md")

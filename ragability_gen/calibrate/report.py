@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 EXCERPT = 300
 """Characters of a response or checker reply shown per disagreement in the report (the TSV has them whole)."""
+MAX_DISAGREEMENTS = 200
+"""Disagreements listed in report.md/report.html, in label file order; disagreements.tsv has them all."""
 
 HOW_TO_READ = (
     "Each row compares one checker's verdicts on one kind of check (named by its checker prompt id, or by its "
@@ -104,12 +106,14 @@ def _document(cal: Calibration) -> list[_Block]:
         b.append(_Block("p", "The checks were answered by one checker each."))
     b.append(_Block("h2", "Disagreements"))
     if cal.disagreements:
+        shown = cal.disagreements[:MAX_DISAGREEMENTS]
+        more = f"; the first {len(shown)} are shown" if len(shown) < len(cal.disagreements) else ""
         b.append(_Block("p", f"{len(cal.disagreements)} labelled checks where a checker's verdict differs from the "
-                             "human label (disagreements.tsv has the full texts)."))
+                             f"human label{more} (disagreements.tsv has them all, with the full texts)."))
         b.append(_Block("table", header=["line", "check", "checker", "qid", "pid", "llm", "cid", "human",
                                          "checker says", "response", "checker reply"],
                         rows=[[str(d.line), d.kind, d.checker, d.qid, d.pid, d.llm, d.cid, d.human, d.verdict,
-                               _excerpt(d.response), _excerpt(d.reply)] for d in cal.disagreements]))
+                               _excerpt(d.response), _excerpt(d.reply)] for d in shown]))
     else:
         b.append(_Block("p", "None: every verdict matches its human label."))
     return b
