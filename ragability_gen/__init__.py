@@ -1,5 +1,6 @@
 """ragability-gen: build and run test suites for LLMs facing contradicting passages."""
 
+from ragability_gen.calibrate import Calibration, calibrate, compare, write_calibration
 from ragability_gen.checkfuncs import CHECKS, CheckParseError, register_check
 from ragability_gen.compile.core import CompileSummary, Suite, compile_suite, expected_outcome
 from ragability_gen.convert.core import ConvertSummary, read_instances, register_converter, write_corpus
@@ -31,6 +32,7 @@ from ragability_gen.generate.writers import LLMWriter, RuleWriter, Verifier
 from ragability_gen.llm.client import LLM, LLMSpec, ResponseCache, complete_json, connected, spec_for
 from ragability_gen.llm.config import load_llm_config, open_llms, resolve_llms
 from ragability_gen.run.core import RunSummary, check_results, query_suite
+from ragability_gen.run.probes import ProbeReport, run_probes
 from ragability_gen.substitute import SubstituteResult, SubstituteSummary, substitute_file, substitute_instances
 
 __all__ = [
@@ -45,3 +47,4 @@ __all__ = [
     "resolve_llms", "rule_checks", "spec_for", "substitute_file", "substitute_instances", "validate_file",
     "write_corpus", "write_generation", "write_records", "write_report",
 ]
+__all__ += ["Calibration", "ProbeReport", "calibrate", "compare", "run_probes", "write_calibration"]

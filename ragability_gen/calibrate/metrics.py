@@ -22,8 +22,10 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 CONFIDENCE = 0.95
 RESAMPLES = 1000
@@ -64,6 +66,8 @@ def _figures(counts: np.ndarray) -> np.ndarray:
 
     Undefined figures are NaN. Works on any leading batch shape, so one call covers all resamples.
     """
+    import numpy as np
+
     with np.errstate(divide="ignore", invalid="ignore"):
         n = counts.sum(axis=(-2, -1))
         diag = np.diagonal(counts, axis1=-2, axis2=-1)
@@ -87,7 +91,7 @@ def format_interval(x: Interval, pct: bool = False) -> str:
 
 
 def _opt(x: float) -> float | None:
-    return None if np.isnan(x) else float(x)
+    return None if x != x else float(x)  # NaN is the only value unequal to itself
 
 
 def compare(reference: Sequence[str], rater: Sequence[str], labels: Sequence[str] | None = None, *,
@@ -101,6 +105,7 @@ def compare(reference: Sequence[str], rater: Sequence[str], labels: Sequence[str
         resamples: Bootstrap resamples; 0 for point estimates only.
         seed: Seed of the resampling, so a report is reproducible.
     """
+    import numpy as np  # numpy and scikit-learn are imported on first use: every other command would pay for them
     from sklearn.metrics import cohen_kappa_score, confusion_matrix, precision_recall_fscore_support
 
     if len(reference) != len(rater):
