@@ -108,6 +108,30 @@ def test_cli_probe_and_bad_input(cli: Any, suite: Path, tmp_path: Path) -> None:
             "--base-url", "http://127.0.0.1:9/v1")
     assert r.exit_code == 1
     assert r.output == (f"error: {tmp_path / 'rules.jsonl'}: no item has a check a checker answers (an answer check "
-                        "with check_for, a decline check on an item tagged expect_conflict/expect_noinfo/"
-                        "expect_no_context, or the WikiContradict judge): nothing to probe\n")
+                        "with check_for, a decline check without a query on an item tagged expect_conflict/"
+                        "expect_noinfo/expect_no_context, or the WikiContradict judge): nothing to probe\n")
     assert not (tmp_path / "p2").exists()
+
+
+def test_wikicontradict_judge_cases(cli: Any, tmp_path: Path) -> None:
+    """The judge role: both answers of a conflict are correct, one is partially correct; conflict-detection
+    checks (they have a query of their own) are not probed as declines."""
+    sample = Path(__file__).parent / "data" / "wikicontradict" / "rag_qa_sample.csv"
+    assert cli("convert", sample, "-o", tmp_path / "wc.jsonl", "-q").exit_code == 0
+    picked = cases(read_records(tmp_path / "wc.jsonl"), per_role=50)
+    # the sample's conflict-detection checks (t5.2, tagged expect_conflict) have a query: not declines
+    assert any(c.get("cid") == "wc_conflict_detected" for rec in read_records(tmp_path / "wc.jsonl")
+               for c in rec["checks"])
+    assert {c.role for c in picked} == {"judge"}
+    expected = {}
+    for c in picked:
+        if c.role == "judge":
+            for name, (_, func) in PROBES.items():
+                answer = func(c)
+                if answer is not None:
+                    expected.setdefault((c.conflict, name), set()).add(answer.expected)
+    assert expected[(True, "hedge_both")] == expected[(True, "padded_right")] == {"correct"}
+    assert expected[(True, "pasted_answer")] == {"partially correct"}
+    assert expected[(False, "pasted_answer")] == expected[(False, "padded_right")] == {"correct"}
+    assert expected[(True, "yes")] == expected[(False, "refusal")] == expected[(False, "padded_wrong")] == {"incorrect"}
+    assert (False, "hedge_both") not in expected and (True, "padded_wrong") not in expected

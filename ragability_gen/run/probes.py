@@ -12,9 +12,10 @@ A check's *role* decides which probes apply and what they expect:
 
 - ``answer``: a binary check with a ``check_for`` (the expected answer): passes only when the
   response gives that answer;
-- ``decline``: a binary check without ``check_for`` on an item tagged ``expect_conflict``,
-  ``expect_noinfo`` or ``expect_no_context``: passes when the response declines or points out the
-  conflict;
+- ``decline``: a binary check with neither ``check_for`` nor a ``query`` of its own, on an item tagged
+  ``expect_conflict``, ``expect_noinfo`` or ``expect_no_context``: passes when the response declines or
+  points out the conflict (a check with a query asks something else, such as "does the response say
+  the passages conflict?", and is not probed);
 - ``judge``: the WikiContradict judge (multiclass): ``correct`` for both answers of a conflict (or
   the one expected answer), ``partially correct`` for one answer of a conflict, else ``incorrect``.
 """
@@ -228,7 +229,7 @@ def _role(item: Mapping[str, Any], check: Mapping[str, Any]) -> str | None:
     if check.get("check_for"):
         return "answer"
     tags = {t.strip() for t in str(item.get("tags") or "").split(",")}
-    return "decline" if tags & set(DECLINE_TAGS) else None
+    return "decline" if tags & set(DECLINE_TAGS) and not check.get("query") else None
 
 
 def _answers(check: Mapping[str, Any]) -> tuple[tuple[str, ...], str | None]:
@@ -297,8 +298,8 @@ def run_probes(source: str | Path, checkers: Sequence[LLM], *, prompts: str | Pa
     picked = cases(RecordSource(source), per_role, seed)
     if not picked:
         raise InputError(f"{source}: no item has a check a checker answers (an answer check with check_for, a "
-                         "decline check on an item tagged expect_conflict/expect_noinfo/expect_no_context, or "
-                         "the WikiContradict judge): nothing to probe")
+                         "decline check without a query on an item tagged expect_conflict/expect_noinfo/"
+                         "expect_no_context, or the WikiContradict judge): nothing to probe")
     records = [_record(c, f"probe/{name}", a) for name, (_, func) in PROBES.items() for c in picked
                if (a := func(c)) is not None]
     repeat_records = []
