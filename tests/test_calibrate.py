@@ -227,5 +227,23 @@ def test_benchmark_tiny_mode_runs() -> None:
                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(root)}, timeout=600)
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("calibrate 200 labels x 3 checkers + majority, 1000 resamples: best ")
+    assert " s CPU (target 15 s), " in run.stdout
     assert run.stdout.rstrip().endswith("report files: calibration.tsv, charts, checker_agreement.tsv, confusion.tsv, "
                                         "disagreements.tsv, report.html, report.md")
+
+
+def test_the_shipped_labelled_set_calibrates_cleanly(cli: Any, tmp_path: Path) -> None:
+    """corpora/labels: at least 200 hand labels, each saying who, how and when, all matching a checked record."""
+    from ragability_gen.core.resources import data_dir
+    from ragability_gen.core.table import read_table
+
+    folder = data_dir("corpora") / "labels"
+    table = read_table(folder / "demo-smollm2.labels.tsv")
+    assert table.header == ["qid", "pid", "llm", "cid", "label", "labeller", "method", "labelled_at", "note"]
+    rows = [dict(zip(table.header, cells, strict=True)) for _, cells in table.rows]
+    assert len(rows) >= 200
+    assert all(r["labeller"] and r["method"] and r["labelled_at"] and r["label"] in ("0", "1") for r in rows)
+    r = cli("calibrate", folder / "demo-smollm2.checked.jsonl", folder / "demo-smollm2.labels.tsv",
+            "-o", tmp_path / "cal", "--resamples", "100")
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[0] == f"calibrated {len(rows)} labels against 462 checked records"
