@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -72,21 +72,32 @@ def test_a_lenient_checker_is_caught(suite: Path) -> None:
 
 
 def test_repeats_go_past_the_cache_and_measure_self_agreement(suite: Path, tmp_path: Path) -> None:
-    flips = itertools.cycle(["Yes", "No"])
-    with ScriptedServer(lambda body: next(flips)) as server:
+    seen: Counter[str] = Counter()
+    lock = threading.Lock()
+
+    def alternate(body: dict[str, Any]) -> str:
+        """Yes and No in turn for each distinct prompt, whatever order the requests arrive in."""
+        with lock:
+            key = json.dumps(body["messages"])
+            seen[key] += 1
+            return "Yes" if seen[key] % 2 else "No"
+
+    with ScriptedServer(alternate) as server:
         from ragability_gen.llm.client import ResponseCache
 
         cached = LLM(spec_for("local/coin", base_url=server.base_url), cache=ResponseCache(tmp_path / "c.sqlite"))
-        report = run_probes(suite, [cached], per_role=4, repeats=4)
+        # one item per role: each repeated request is then a prompt of its own, so the verdicts do not depend
+        # on the order in which concurrent requests arrive
+        report = run_probes(suite, [cached], per_role=1, repeats=4)
         sent = Counter(json.dumps(r.body["messages"]) for r in server.requests)
     (answer, decline) = report.self_agreement
-    assert answer.requests == decline.requests == 4 and answer.repeats == 4
+    assert answer.requests == decline.requests == 1 and answer.repeats == 4
     # every repeat reached the server (the cache would have answered three of the four)
     repeated = [rec for rec in report.checked if rec["llm"].startswith("probe/repeat-")]
-    assert len(repeated) == 32
+    assert len(repeated) == 8
     assert all(sent[json.dumps(messages)] >= 4 for messages in _checker_messages(suite, repeated))
-    # a coin-flipping checker does not agree with itself
-    assert answer.agreement is not None and answer.agreement < 1.0
+    # a checker that alternates between yes and no agrees with itself on half of the repeats of a request
+    assert answer.agreement == decline.agreement == 0.5 and answer.unanimous == decline.unanimous == 0
 
 
 def test_cli_probe_and_bad_input(cli: Any, suite: Path, tmp_path: Path) -> None:
