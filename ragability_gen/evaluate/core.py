@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from itertools import product
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragability_gen.checkfuncs import CHECKS, CheckFunc
 from ragability_gen.core.fileio import RecordSource
@@ -23,6 +23,9 @@ from ragability_gen.errors import InputError
 
 from . import stats
 from .breakdowns import NONE, Breakdown, FieldPart, TagPart, group_label, parse_breakdowns
+
+if TYPE_CHECKING:
+    from .checkers import CheckerFigures
 
 MAX_PROBLEMS = 20
 _QUERY_ERROR, _CHECK_ERROR = "\0query", "\0check"
@@ -107,7 +110,7 @@ class Report:
     labels: dict[str, list[str]]
     errors: list[CheckError]
     tables: list[Table] = field(default_factory=list)
-    checkers: Any = None  # a checkers.CheckerFigures when several checkers answered the checks
+    checkers: CheckerFigures | None = None  # set when several checkers answered the checks
 
     @property
     def llms(self) -> list[str]:
