@@ -1,5 +1,6 @@
 """ragability-gen: build and run test suites for LLMs facing contradicting passages."""
 
+from ragability_gen.calibrate import Calibration, calibrate, compare, write_calibration
 from ragability_gen.checkfuncs import CHECKS, CheckParseError, register_check
 from ragability_gen.compile.core import CompileSummary, Suite, compile_suite, expected_outcome
 from ragability_gen.convert.core import ConvertSummary, read_instances, register_converter, write_corpus
@@ -31,6 +32,7 @@ from ragability_gen.generate.textrules import rule_checks
 from ragability_gen.llm.client import LLM, LLMSpec, ResponseCache, complete_json, connected, spec_for
 from ragability_gen.llm.config import load_llm_config, open_llms, resolve_llms
 from ragability_gen.run.core import RunSummary, check_results, query_suite
+from ragability_gen.run.probes import ProbeReport, run_probes
 from ragability_gen.substitute import SubstituteResult, SubstituteSummary, substitute_file, substitute_instances
 
 __all__ = [
@@ -68,3 +70,4 @@ from ragability_gen.compile.ranking import RankingSuite, context_roles  # noqa: 
 from ragability_gen.evaluate.ranking import ndcg, ranking_summary  # noqa: E402
 
 __all__ += ["RankingSuite", "context_roles", "ndcg", "ranking_summary"]
+__all__ += ["Calibration", "ProbeReport", "calibrate", "compare", "run_probes", "write_calibration"]

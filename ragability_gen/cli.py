@@ -15,6 +15,7 @@ from ragability_gen.core.fileio import FORMATS
 from ragability_gen.core.specs import explain_hjson_problem
 from ragability_gen.core.validate import FILE_KINDS, validate_file
 from ragability_gen.errors import RagabilityGenError
+from ragability_gen.evaluate import check_report_dir
 from ragability_gen.evaluate.files import eval_file, export_file
 from ragability_gen.generate.core import GenerationShortfall, generate_file
 from ragability_gen.llm.client import default_cache_path
@@ -341,22 +342,25 @@ def query(suite: Path, output: Path, llms: tuple[str, ...], prompts: Path | None
 @click.argument("results", metavar="RESULTS", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="Checked results file (hjson, json or jsonl by suffix).")
-@click.option("--checker", metavar="MODEL",
+@click.option("--checker", "checkers", metavar="MODEL", multiple=True,
               help="The checker model (a name, or an alias in --config; default: the config's first model). "
-                   "Not needed when no check asks a model.")
+                   "Not needed when no check asks a model. Repeat for several checkers: each verdict is kept, "
+                   "the first one's in the usual fields.")
 @click.option("--prompts", type=click.Path(dir_okay=False, path_type=Path),
               help="Prompt file with the checker prompts (default: the <stem>.prompts.hjson beside RESULTS).")
 @llm_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
-def check(results: Path, output: Path, checker: str | None, prompts: Path | None, quiet: bool, **kw: Any) -> None:
+def check(results: Path, output: Path, checkers: tuple[str, ...], prompts: Path | None, quiet: bool,
+          **kw: Any) -> None:
     """Check the responses in RESULTS (a query output) with the suite's checks; write them to OUTPUT."""
     settings = llm_settings(kw)
 
     def body(bar: _ProgressBar) -> RunSummary:
-        model = None
-        if checker or settings["config"]:
-            model = open_llms([checker] if checker else [], **settings)[0]
-        return check_results(results, output, model, prompts=prompts, progress=bar)
+        models = []
+        if checkers or settings["config"]:
+            models = open_llms(list(checkers), **settings)
+            models = models if checkers else models[:1]
+        return check_results(results, output, models, prompts=prompts, progress=bar)
 
     _run_stage(quiet, "check", body)
 
@@ -403,6 +407,85 @@ def export_command(file: Path, output: Path | None, keep_all: bool, quiet: bool)
         raise _fail(e) from None
     if not quiet:
         for line in summary.lines() + [f"wrote {out}"]:
+            click.echo(line, err=True)
+
+
+# --- checker reliability: calibrate against human labels ---------------------------------------------------------
+
+
+@main.command("calibrate")
+@click.argument("checked", metavar="CHECKED", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("labels", metavar="LABELS", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
+              help="Report folder to write (default: LABELS's name without its suffix + '-calibration', in the "
+                   "current folder). A previous report there is replaced; a folder holding other files is refused.")
+@click.option("--qid-column", default="qid", show_default=True, help="Column of LABELS holding the item id.")
+@click.option("--pid-column", default="pid", show_default=True, help="Column holding the testee prompt id.")
+@click.option("--llm-column", default="llm", show_default=True, help="Column holding the testee model.")
+@click.option("--cid-column", default="cid", show_default=True, help="Column holding the check id.")
+@click.option("--label-column", default="label", show_default=True,
+              help="Column holding the human label: 1/0 (or yes/no) for binary checks, the verdict for multiclass.")
+@click.option("--resamples", type=click.IntRange(min=0), default=1000, show_default=True,
+              help="Bootstrap resamples for the 95% intervals (0: none).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap resampling.")
+@click.option("-q", "--quiet", is_flag=True, help="Do not print the summary.")
+def calibrate_command(checked: Path, labels: Path, output: Path | None, qid_column: str, pid_column: str,
+                      llm_column: str, cid_column: str, label_column: str, resamples: int, seed: int,
+                      quiet: bool) -> None:
+    """Compare the checker verdicts in CHECKED with human LABELS (TSV, CSV or JSONL): agreement, kappa, report."""
+    from ragability_gen.calibrate import Columns, calibrate, write_calibration
+    from ragability_gen.calibrate import summary_lines as calibration_lines
+
+    out = output or Path(labels.name.split(".")[0] + "-calibration")
+    try:
+        check_report_dir(out)
+        cal = calibrate(checked, labels, Columns(qid_column, pid_column, llm_column, cid_column, label_column),
+                        resamples=resamples, seed=seed)
+        names = write_calibration(cal, out)
+    except (RagabilityGenError, OSError) as e:
+        raise _fail(e) from None
+    if not quiet:
+        for line in calibration_lines(cal) + [f"wrote {len(names)} files to {out}"]:
+            click.echo(line, err=True)
+
+
+@main.command("probe")
+@click.argument("source", metavar="SUITE_OR_RESULTS", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
+              help="Report folder to write (default: SUITE_OR_RESULTS's name up to its first dot + '-probes', in the "
+                   "current folder). A previous report there is replaced; a folder holding other files is refused.")
+@click.option("--checker", "checkers", metavar="MODEL", multiple=True,
+              help="The checker model to probe (default: the config's first model); repeat to probe several.")
+@click.option("--prompts", type=click.Path(dir_okay=False, path_type=Path),
+              help="Prompt file with the checker prompts (default: the <stem>.prompts.hjson beside the input).")
+@click.option("--items", "per_role", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Items probed per role (answer, decline, judge), chosen at random with --probe-seed.")
+@click.option("--repeats", type=click.IntRange(min=0), default=5, show_default=True,
+              help="How often the repeat probe sends one request past the cache (self-agreement); 0 for none.")
+@click.option("--probe-seed", type=int, default=0, show_default=True, help="Seed of the choice of items.")
+@llm_options
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+def probe_command(source: Path, output: Path | None, checkers: tuple[str, ...], prompts: Path | None, per_role: int,
+                  repeats: int, probe_seed: int, quiet: bool, **kw: Any) -> None:
+    """Probe a checker with dummy answers whose right verdict is known ("Yes", "Sure", a refusal, padding, ...)."""
+    from ragability_gen.calibrate.report import probe_summary_lines, write_probe_report
+    from ragability_gen.run.probes import run_probes
+
+    settings = llm_settings(kw)
+    out = output or Path(source.name.split(".")[0] + "-probes")
+    bar = _ProgressBar("probe", quiet)
+    try:
+        check_report_dir(out)
+        models = open_llms(list(checkers), **settings)
+        report = run_probes(source, models if checkers else models[:1], prompts=prompts, per_role=per_role,
+                            repeats=repeats, seed=probe_seed, progress=bar)
+        names = write_probe_report(report, out)
+    except (RagabilityGenError, OSError) as e:
+        raise _fail(e) from None
+    finally:
+        bar.close()
+    if not quiet:
+        for line in probe_summary_lines(report) + [f"wrote {len(names)} files to {out}"]:
             click.echo(line, err=True)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from itertools import product
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragability_gen.checkfuncs import CHECKS, CheckFunc
 from ragability_gen.core.fileio import RecordSource
@@ -23,6 +23,9 @@ from ragability_gen.errors import InputError
 
 from . import stats
 from .breakdowns import NONE, Breakdown, FieldPart, TagPart, group_label, parse_breakdowns
+
+if TYPE_CHECKING:
+    from .checkers import CheckerFigures
 
 MAX_PROBLEMS = 20
 _QUERY_ERROR, _CHECK_ERROR = "\0query", "\0check"
@@ -107,6 +110,7 @@ class Report:
     labels: dict[str, list[str]]
     errors: list[CheckError]
     tables: list[Table] = field(default_factory=list)
+    checkers: CheckerFigures | None = None  # set when several checkers answered the checks
 
     @property
     def llms(self) -> list[str]:
@@ -200,6 +204,9 @@ def evaluate_checked(checked: str | Path | Sequence[Mapping[str, Any]], by_tags:
             what = (f"tag matching {', '.join(unmatched.patterns)}" if isinstance(unmatched, TagPart)
                     else f"field {unmatched.field}")
             raise InputError(f"{source}: breakdown {b.name!r}: no item has a {what}")
+    from .checkers import checker_figures  # imported here: it evaluates through this module
+
+    report.checkers = checker_figures(records, source)
     return report
 
 

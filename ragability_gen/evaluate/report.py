@@ -207,7 +207,9 @@ def _document(report: Report) -> list[_Block]:
                 chart = f"by_{_file_name(table.name)}_{_file_name(metric)}" if table.name in CHARTED else None
                 b.append(_Block("h3", f"{metric} ({kind})"))
                 b += _metric_blocks(report, table, metric, kind, chart)
-    return b + _error_blocks(report)
+    from .checkers import checker_blocks  # imported here: it renders with this module's blocks
+
+    return b + checker_blocks(report.checkers) + _error_blocks(report)
 
 
 def _ranking_blocks(report: Report) -> list[_Block]:

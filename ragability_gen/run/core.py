@@ -33,6 +33,7 @@ from ragability_gen.core.validate import check_problems
 from ragability_gen.errors import InputError, LLMError, LLMSetupError, SchemaError, SpecError
 from ragability_gen.llm.client import LLM, Message, connected
 from ragability_gen.run import turns
+from ragability_gen.run.multicheck import ask_checkers
 
 Key = tuple[str, str, str]  # qid, pid, llm
 Progress = Callable[["RunSummary"], None]
@@ -379,14 +380,15 @@ def apply_check(check: dict[str, Any], text: str) -> tuple[Any, str]:
         return None, f"{check['func']}: cannot read the reply: {e}"
 
 
-def check_results(results: str | Path, output: str | Path, checker: LLM | None, *,
+def check_results(results: str | Path, output: str | Path, checker: LLM | Sequence[LLM] | None, *,
                   prompts: str | Path | None = None, progress: Progress | None = None) -> RunSummary:
     """Check every result of a query run; write the checked results to ``output``.
 
     Checks with a prompt id (or a query) send the filled checker prompt to ``checker`` and apply the check
     function to its reply; others apply the function to the testee's response directly. A reply the
     function cannot read, a failed checker request and a failed testee request each leave the check with
-    ``result: null`` and the reason in ``error``: counted, never a silent pass or fail.
+    ``result: null`` and the reason in ``error``: counted, never a silent pass or fail. Several checkers
+    each answer every such check; see ``multicheck`` for how their verdicts are kept.
 
     Raises:
         SchemaError: the results file is invalid (nothing is sent).
@@ -396,15 +398,19 @@ def check_results(results: str | Path, output: str | Path, checker: LLM | None, 
     prompt_map, prompts_path = _prompts(Path(prompts) if prompts else None, results)
     source = RecordSource(results)
     records, needs_checker = _scan(source, prompt_map, prompts_path, result_fields=True)
-    summary = RunSummary(records=records, llms={checker.spec.alias: checker} if checker else {})
-    if checker is None and needs_checker:
+    # several checkers (see multicheck): the first one's verdict stays in the usual fields
+    checkers = [checker] if isinstance(checker, LLM) else list(checker or [])
+    summary = RunSummary(records=records, llms={c.spec.alias: c for c in checkers})
+    if not checkers and needs_checker:
         raise SpecError(f"{results}: some checks ask a checker model: give one with --checker MODEL")
-    fingerprint = {**_fingerprint(results, prompts_path), "checker": checker.spec.alias if checker else None}
+    aliases = [c.spec.alias for c in checkers]
+    fingerprint = {**_fingerprint(results, prompts_path),
+                   "checker": aliases[0] if len(aliases) == 1 else aliases or None}
     journal = Journal(_journal_path(output), fingerprint)
 
     def jobs() -> Iterator[tuple[Key, Callable[[], Awaitable[dict[str, Any]]]]]:
         for rec in source:
-            yield (rec["qid"], rec["pid"], rec["llm"]), _checker_job(checker, rec, prompt_map)
+            yield (rec["qid"], rec["pid"], rec["llm"]), _checker_job(checkers, rec, prompt_map)
 
     def checked() -> Iterator[dict[str, Any]]:
         for rec in source:
@@ -412,8 +418,8 @@ def check_results(results: str | Path, output: str | Path, checker: LLM | None, 
             summary.errors.update(got.get("kinds", []))
             yield {**rec, "checks": [{**c, **g} for c, g in zip(rec.get("checks") or [], got["checks"], strict=True)]}
 
-    limit = 2 * (checker.concurrency if checker else 8)
-    _finish(journal, lambda: _drive(jobs(), journal, summary, limit, progress), [checker] if checker else [],
+    limit = 2 * (max(c.concurrency for c in checkers) if checkers else 8)
+    _finish(journal, lambda: _drive(jobs(), journal, summary, limit, progress), checkers,
             checked(), output)
     return summary
 
@@ -422,31 +428,21 @@ def _needs_checker(check: dict[str, Any]) -> bool:
     return bool(check.get("pid") or check.get("query"))
 
 
-def _checker_job(checker: LLM | None, rec: dict[str, Any],
+def _checker_job(checkers: Sequence[LLM], rec: dict[str, Any],
                  prompt_map: dict[str, dict[str, Any]]) -> Callable[[], Awaitable[dict[str, Any]]]:
-    async def one(check: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    async def one(check: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         if rec["error"]:
-            return {"result": None, "error": f"no response to check: {rec['error']}"}, "checks without a response"
+            return {"result": None, "error": f"no response to check: {rec['error']}"}, ["checks without a response"]
         if not _needs_checker(check):
             result, error = apply_check(check, rec["response"])
-            return {"result": result, "error": error}, "unreadable responses" if error else None
-        assert checker is not None
+            return {"result": result, "error": error}, ["unreadable responses"] if error else []
         prompt = prompt_map[check["pid"]] if check.get("pid") else DEFAULT_CHECK_PROMPT
         messages = fill_checker_prompt(prompt, rec["response"], check.get("check_for"), check.get("query") or "")
-        try:
-            done = await checker.complete(messages)
-        except LLMSetupError:
-            raise
-        except LLMError as e:
-            return {"result": None, "error": e.problems[0], "llm": checker.spec.alias, "cost": 0.0}, \
-                "checker requests failed"
-        result, error = apply_check(check, done.text)
-        return ({"result": result, "error": error, "response": done.text, "llm": checker.spec.alias,
-                 "cost": done.cost}, "unreadable checker replies" if error else None)
+        return await ask_checkers(checkers, check, messages, apply_check)
 
     async def run() -> dict[str, Any]:
         got = await asyncio.gather(*(one(c) for c in rec.get("checks") or []))
-        kinds = [k for _, k in got if k]
+        kinds = [k for _, ks in got for k in ks]
         return {"qid": rec["qid"], "pid": rec["pid"], "llm": rec["llm"], "checks": [g for g, _ in got],
                 "failed": "checker requests failed" in kinds, "kinds": kinds}
 

@@ -1,0 +1,13 @@
+"""Stage: can the checker be trusted? Checker verdicts against human labels, and between checkers."""
+
+from .core import Calibration, CheckerCalibration, Disagreement, calibrate, summary_lines
+from .labels import Columns, Label, read_labels
+from .metrics import Agreement, ClassScores, compare
+from .report import write_calibration
+from .verdicts import MAJORITY, PairAgreement, between_checkers, majority, verdicts
+
+__all__ = [
+    "MAJORITY", "Agreement", "Calibration", "CheckerCalibration", "ClassScores", "Columns", "Disagreement", "Label",
+    "PairAgreement", "between_checkers", "calibrate", "compare", "majority", "read_labels", "summary_lines",
+    "verdicts", "write_calibration",
+]
