@@ -23,6 +23,7 @@ from ragability_gen.errors import InputError
 
 from . import stats
 from .breakdowns import NONE, Breakdown, FieldPart, TagPart, group_label, parse_breakdowns
+from .clid import ClidReport, evaluate_clid, has_clid_tags
 
 MAX_PROBLEMS = 20
 _QUERY_ERROR, _CHECK_ERROR = "\0query", "\0check"
@@ -107,6 +108,7 @@ class Report:
     labels: dict[str, list[str]]
     errors: list[CheckError]
     tables: list[Table] = field(default_factory=list)
+    clid: ClidReport | None = None  # inconsistency detection figures (AUROC, F1), when items carry CLID tags
 
     @property
     def llms(self) -> list[str]:
@@ -194,6 +196,8 @@ def evaluate_checked(checked: str | Path | Sequence[Mapping[str, Any]], by_tags:
             what = (f"tag matching {', '.join(unmatched.patterns)}" if isinstance(unmatched, TagPart)
                     else f"field {unmatched.field}")
             raise InputError(f"{source}: breakdown {b.name!r}: no item has a {what}")
+    if has_clid_tags({k[2] for k in agg}):  # a second pass over the records, for CLID files only
+        report.clid = evaluate_clid(records, report.metrics)
     return report
 
 

@@ -19,7 +19,7 @@ from ragability_gen.core.fileio import atomic_dir
 from ragability_gen.core.table import write_table
 from ragability_gen.errors import InputError
 
-from . import charts
+from . import charts, clid
 from .core import Report, StatRow, Table
 
 MAX_GROUPS = 100
@@ -206,6 +206,8 @@ def _document(report: Report) -> list[_Block]:
                 chart = f"by_{_file_name(table.name)}_{_file_name(metric)}" if table.name in CHARTED else None
                 b.append(_Block("h3", f"{metric} ({kind})"))
                 b += _metric_blocks(report, table, metric, kind, chart)
+    if report.clid is not None:
+        b += [_Block(**d) for d in clid.report_blocks(report.clid)]
     return b + _error_blocks(report)
 
 
@@ -225,6 +227,8 @@ def summary_lines(report: Report) -> list[str]:
         else:
             text = _cell(rows[0])
         out.append(f"  {metric:<{width}}  {llm:<{lwidth}}  {text}")
+    if report.clid is not None:
+        out += clid.summary_lines(report.clid)
     return out
 
 
