@@ -45,3 +45,8 @@ __all__ = [
     "resolve_llms", "rule_checks", "spec_for", "substitute_file", "substitute_instances", "validate_file",
     "write_corpus", "write_generation", "write_records", "write_report",
 ]
+
+from ragability_gen.evaluate.clid import ClidReport, evaluate_clid  # noqa: E402  (inconsistency detection metrics)
+from ragability_gen.mine import MineResult, MineSummary, mine, mine_files, write_mined  # noqa: E402
+
+__all__ += ["ClidReport", "MineResult", "MineSummary", "evaluate_clid", "mine", "mine_files", "write_mined"]
