@@ -9,6 +9,14 @@ against. Run:
 
     python benchmarks/bench_mine.py [--passages 1000] [--repeat 3]
 
+With ``--demo`` it mines the shipped demo collection (corpora/acme-docs) instead and scores the
+candidates against its planted conflicts (corpora/acme-docs-conflicts.jsonl), with the rules verifier,
+or with ``--llm MODEL --base-url URL`` with a model as verifier (facts by rules, ``--top-k`` passages
+per fact, replies cached in ``--cache``):
+
+    python benchmarks/bench_mine.py --demo
+    python benchmarks/bench_mine.py --demo --llm smollm2 --base-url http://127.0.0.1:8715/v1 --top-k 1
+
 A test runs the tiny mode (``run(200, folder)``) so the benchmark keeps working. (Below about 200
 passages the invented product names are too few to be rarer than the template words, and the rules
 verifier pairs statements about different products.)
@@ -102,11 +110,51 @@ def run(passages: int, folder: Path) -> dict[str, Any]:
             "candidates": score.candidates, "recall": round(score.recall, 4), "precision": round(score.precision, 4)}
 
 
+def demo(llm: str | None = None, base_url: str | None = None, top_k: int = 3, cache: str | None = None,
+         max_tokens: int = 200, timeout: float = 300) -> dict[str, Any]:
+    """Mine the demo collection; recall per kind of planted conflict, and precision."""
+    import asyncio
+
+    from ragability_gen.core.resources import data_dir
+    from ragability_gen.llm.client import LLM, ResponseCache, spec_for
+    from ragability_gen.mine.core import amine
+    from ragability_gen.mine.planted import read_planted, score_planted
+
+    model = None
+    if llm:
+        spec = spec_for(llm, base_url=base_url, temperature=0, max_tokens=max_tokens, timeout=timeout)
+        model = LLM(spec, cache=ResponseCache(cache) if cache else None, concurrency=2)
+    start = time.perf_counter()
+    result = asyncio.run(amine([data_dir("corpora") / "acme-docs"], verifier="llm" if llm else "rules",
+                               llm=model, top_k=top_k, min_score=50))
+    seconds = time.perf_counter() - start
+    planted = read_planted(data_dir("corpora") / "acme-docs-conflicts.jsonl")
+    every = score_planted(result.candidates, planted)
+    out: dict[str, Any] = {"verifier": llm or "rules", "top_k": top_k, "seconds": round(seconds, 1),
+                           "pairs": result.summary.pairs, "verdicts": dict(result.summary.verdicts),
+                           "unparseable": result.summary.unparseable, "failed": result.summary.failed,
+                           "candidates": every.candidates, "true_candidates": every.candidates - every.false_candidates,
+                           "precision": round(every.precision, 4), "found": list(every.found),
+                           "recall": round(every.recall, 4)}
+    for kind in sorted({p["kind"] for p in planted}):
+        k = score_planted(result.candidates, planted, [kind])
+        out[f"recall_{kind}"] = f"{len(k.found)}/{k.planted}"
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--passages", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--demo", action="store_true", help="mine the shipped demo collection instead")
+    ap.add_argument("--llm", help="with --demo: the verifier model (default: the rules verifier)")
+    ap.add_argument("--base-url")
+    ap.add_argument("--top-k", type=int, default=3)
+    ap.add_argument("--cache")
     args = ap.parse_args()
+    if args.demo:
+        print(json.dumps(demo(args.llm, args.base_url, args.top_k, args.cache), indent=1))
+        return
     runs = []
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory() as tmp:

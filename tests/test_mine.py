@@ -219,3 +219,5 @@ def test_benchmark_tiny_mode_runs(n: int, tmp_path: Path) -> None:
     report = bench.run(n, tmp_path)
     assert report["passages"] >= n and report["planted"] > 0
     assert report["recall"] == 1.0 and report["precision"] == 1.0
+    demo = bench.demo()
+    assert (demo["recall_numerical"], demo["recall_temporal"], demo["precision"]) == ("7/7", "3/3", 1.0)
