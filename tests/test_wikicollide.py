@@ -198,6 +198,16 @@ def test_unscored_items_are_counted_not_guessed() -> None:
     one_class = evaluate_clid([records[0]], {"s": "score"})
     assert one_class is not None and one_class.roc[0].auroc.value is None
     assert evaluate_clid([{**records[0], "tags": "other"}], {"s": "score"}) is None
+    # yes/no checks that all failed: shown with n=0 and the count, not dropped from the report
+    unread = [{**rec("e", "clid_inconsistent", None), "checks": [{"metrics": ["b"], "result": None}]}]
+    none = evaluate_clid(unread, {"b": "binary"})
+    assert none is not None
+    hidden = {d.condition: d for d in none.detection}["metadata_hidden"]
+    assert (hidden.n, hidden.unanswered, hidden.labels) == (0, 1, ())
+    from ragability_gen.evaluate.clid import report_blocks
+
+    table = next(b for b in report_blocks(none) if b["kind"] == "table")
+    assert ["m", "b", "metadata_hidden", "0", "1", "n/a", "", "", "", "", ""] in table["rows"]
 
 
 def test_converter_spec_edit_changes_evidence_count(tmp_path: Path) -> None:

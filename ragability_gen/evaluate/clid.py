@@ -276,7 +276,9 @@ def report_blocks(clid: ClidReport) -> list[dict[str, Any]]:
                                                  "label", "support", "precision", "recall", "F1 [95% CI]"],
                     "rows": [[d.llm, d.metric, d.condition, str(d.n), str(d.unanswered), _fmt(d.accuracy), s.label,
                               str(s.support), _pct(s.precision), _pct(s.recall), _fmt(s.f1)]
-                             for d in clid.detection for s in d.labels]})
+                             for d in clid.detection for s in d.labels]
+                    + [[d.llm, d.metric, d.condition, "0", str(d.unanswered), "n/a", "", "", "", "", ""]
+                       for d in clid.detection if not d.labels]})
         rows = [[d.llm, d.metric, d.condition, t.type, str(t.n), _fmt(t.recall), _fmt(t.f1)]
                 for d in clid.detection for t in d.types]
         if rows:
