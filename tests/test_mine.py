@@ -221,3 +221,22 @@ def test_benchmark_tiny_mode_runs(n: int, tmp_path: Path) -> None:
     assert report["recall"] == 1.0 and report["precision"] == 1.0
     demo = bench.demo()
     assert (demo["recall_numerical"], demo["recall_temporal"], demo["precision"]) == ("7/7", "3/3", 1.0)
+
+
+def test_empty_fields_of_a_model_verdict_still_make_readable_rows(tmp_path: Path) -> None:
+    """A model may leave spans, question and answers blank; the corpus cells fall back to the texts."""
+    import asyncio
+
+    from ragability_gen.mine import write_mined
+
+    blank = json.dumps({"verdict": "inconsistent", "score": 80, "fact_span": "", "evidence_span": " ",
+                        "explanation": "", "reasoning": "categorical", "question": "", "answer_fact": "",
+                        "answer_evidence": ""})
+    with ScriptedServer(lambda body: blank) as server:
+        llm = LLM(spec_for("local/j", base_url=server.base_url), cache=None)
+        result = asyncio.run(amine([ACME / "travel-policy.md", ACME / "expense-faq.html"], verifier="llm", llm=llm))
+    assert result.candidates
+    write_mined(result, tmp_path / "c.tsv")
+    back, _ = read_instances(tmp_path / "c.tsv")
+    assert len(back) == len(result.candidates)
+    assert all(i.answers["2"].long.strip() and i.query.startswith("What do the documents say") for i in back)

@@ -217,14 +217,15 @@ def to_instances(candidates: Sequence[Candidate]) -> list[Instance]:
     width = max(3, len(str(len(candidates))))
     for n, c in enumerate(candidates, 1):
         v = c.verdict
-        query = v.query or f"What do the documents say about this: \"{c.fact.text}\"?"
+        query = _first(v.query, f"What do the documents say about this: \"{c.fact.text}\"?")
+        evidence_long = _first(c.evidence_sentence, c.evidence.text)
         out.append(Instance(
             id=f"mine-{n:0{width}d}",
             query=query,
             contexts={"1": Context("1", c.fact.passage.text, annotation="qeu", answer="1"),
                       "2": Context("2", c.evidence.text, annotation="qeu", answer="2", contradicts=("1",))},
-            answers={"1": Answer(v.answer_fact or v.fact_span or c.fact.text, c.fact.text),
-                     "2": Answer(v.answer_evidence or v.evidence_span or c.evidence_sentence, c.evidence_sentence)},
+            answers={"1": Answer(_first(v.answer_fact, v.fact_span, c.fact.text), c.fact.text),
+                     "2": Answer(_first(v.answer_evidence, v.evidence_span, evidence_long), evidence_long)},
             reasoning=(v.reasoning,),
             metadata={"score": f"{v.score:g}", "verdict": v.verdict, "explanation": v.explanation,
                       "fact": c.fact.text, "fact_span": v.fact_span, "evidence_span": v.evidence_span,
@@ -236,6 +237,11 @@ def to_instances(candidates: Sequence[Candidate]) -> list[Instance]:
             provenance=Provenance(c.fact.passage.file, c.fact.passage.position, "mine"),
         ))
     return out
+
+
+def _first(*texts: str) -> str:
+    """The first text that is not blank: a model's reply may leave a field empty, a corpus cell may not be."""
+    return next((t.strip() for t in texts if t and t.strip()), texts[-1])
 
 
 def mine_outputs(output: str | Path, review: str | Path | None = None,
