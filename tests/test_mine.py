@@ -13,7 +13,7 @@ import pytest
 from ragability_gen import read_instances
 from ragability_gen.core.resources import data_dir
 from ragability_gen.llm.client import LLM, ResponseCache, spec_for
-from ragability_gen.llm.testing import Reply, ScriptedServer
+from ragability_gen.llm.testing import Recorded, Reply, ScriptedServer
 from ragability_gen.mine import mine, quantities, read_collection
 from ragability_gen.mine.core import amine
 from ragability_gen.mine.planted import read_planted, score_planted
@@ -188,6 +188,33 @@ def test_llm_verifier_finds_what_rules_cannot_counts_unparseable_and_resumes_fro
         assert any(x.strip().startswith("local/judge: ") for x in result.summary.lines())  # usage and cost
 
 
+class EmbeddingServer(ScriptedServer):
+    """The scripted server, also answering ``POST /v1/embeddings`` with ``embedder(text)`` per input."""
+
+    def __init__(self, embedder: Any):
+        super().__init__(lambda body: "unused")
+        self.embedder = embedder
+
+    def _handler_class(self) -> Any:
+        base: Any = super()._handler_class()
+        server = self
+
+        class Handler(base):  # type: ignore[misc, valid-type]
+            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+                if not self.path.rstrip("/").endswith("/embeddings"):
+                    super().do_POST()
+                    return
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+                server.requests.append(Recorded(body, dict(self.headers.items()), 0.0))
+                texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+                data = [{"object": "embedding", "index": i, "embedding": server.embedder(t)}
+                        for i, t in enumerate(texts)]
+                self._send(200, json.dumps({"object": "list", "data": data, "model": body.get("model", ""),
+                                            "usage": {"prompt_tokens": 0, "total_tokens": 0}}))
+
+        return Handler
+
+
 def test_embeddings_retriever_ranks_by_the_endpoints_vectors(cli: Any, tmp_path: Path) -> None:
     def embed(text: str) -> list[float]:
         low = text.lower()
@@ -197,7 +224,7 @@ def test_embeddings_retriever_ranks_by_the_endpoints_vectors(cli: Any, tmp_path:
     docs.mkdir()
     for name in ("travel-policy.md", "expense-faq.html"):
         (docs / name).write_bytes((ACME / name).read_bytes())
-    with ScriptedServer(lambda body: "unused", embedder=embed) as server:
+    with EmbeddingServer(embed) as server:
         r = cli("mine", docs, "-o", tmp_path / "c.tsv", "--retriever", "embeddings", "--embedding-model", "emb",
                 "--base-url", server.base_url, "--top-k", "1")
         assert r.exit_code == 0, r.output

@@ -1,10 +1,9 @@
 """A scripted OpenAI-compatible HTTP server on 127.0.0.1, for tests, benchmarks and offline demos.
 
-The server speaks ``POST /v1/chat/completions`` and ``GET /v1/models`` (and ``POST /v1/embeddings``
-when given an ``embedder``) like any OpenAI-compatible endpoint, so the code under test talks to it
-through the real ``openai`` client. What it answers is decided by a Python function (``responder``)
-that sees each request body and returns a :class:`Reply`: text, an HTTP error status with headers
-(429 with Retry-After), a delay (latency, timeouts) or a raw body
+The server speaks ``POST /v1/chat/completions`` and ``GET /v1/models`` like any OpenAI-compatible
+endpoint, so the code under test talks to it through the real ``openai`` client. What it answers is
+decided by a Python function (``responder``) that sees each request body and returns a :class:`Reply`:
+text, an HTTP error status with headers (429 with Retry-After), a delay (latency, timeouts) or a raw body
 (malformed JSON). Every request is recorded, headers included, so tests can count and inspect them.
 
 Run ``python -m ragability_gen.llm.testing --latency 0.1`` to serve a canned responder from a separate
@@ -76,10 +75,8 @@ class ScriptedServer:
         responder: called with each request body (a dict); returns a :class:`Reply` or plain reply text.
     """
 
-    def __init__(self, responder: Responder, host: str = "127.0.0.1", port: int = 0, record: bool = True,
-                 embedder: Callable[[str], list[float]] | None = None):
+    def __init__(self, responder: Responder, host: str = "127.0.0.1", port: int = 0, record: bool = True):
         self.responder = responder
-        self.embedder = embedder  # when set, POST /v1/embeddings answers with embedder(text) per input
         self.requests: list[Recorded] = []
         self.count = 0  # requests served, recorded or not
         self._record = record
@@ -138,25 +135,9 @@ class ScriptedServer:
                 else:
                     self._send(404, json.dumps({"error": {"message": "not found"}}))
 
-            def _embeddings(self, raw: bytes) -> None:
-                body = json.loads(raw)
-                texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
-                with server._lock:
-                    server.count += 1
-                    if server._record:
-                        server.requests.append(Recorded(body, dict(self.headers.items()), time.monotonic()))
-                assert server.embedder is not None
-                data = [{"object": "embedding", "index": i, "embedding": server.embedder(t)}
-                        for i, t in enumerate(texts)]
-                self._send(200, json.dumps({"object": "list", "data": data, "model": body.get("model", ""),
-                                            "usage": {"prompt_tokens": 0, "total_tokens": 0}}))
-
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length)
-                if self.path.rstrip("/").endswith("/embeddings") and server.embedder is not None:
-                    self._embeddings(raw)
-                    return
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     self._send(404, json.dumps({"error": {"message": "not found"}}))
                     return
