@@ -71,3 +71,7 @@ from ragability_gen.evaluate.ranking import ndcg, ranking_summary  # noqa: E402
 
 __all__ += ["RankingSuite", "context_roles", "ndcg", "ranking_summary"]
 __all__ += ["Calibration", "ProbeReport", "calibrate", "compare", "run_probes", "write_calibration"]
+from ragability_gen.evaluate.clid import ClidReport, evaluate_clid  # noqa: E402  (inconsistency detection metrics)
+from ragability_gen.mine import MineResult, MineSummary, mine, mine_files, write_mined  # noqa: E402
+
+__all__ += ["ClidReport", "MineResult", "MineSummary", "evaluate_clid", "mine", "mine_files", "write_mined"]

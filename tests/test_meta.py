@@ -89,3 +89,28 @@ def test_every_subpackage_is_listed_for_installation():
     listed = {line.strip() for line in cfg["options"]["packages"].splitlines() if line.strip()}
     found = {".".join(init.parent.relative_to(ROOT).parts) for init in (ROOT / "ragability_gen").rglob("__init__.py")}
     assert found - listed == set()
+
+
+def test_demo_document_collection_ships_and_its_planted_conflicts_are_real() -> None:
+    """Every file of corpora/acme-docs matches a package_data glob, and every planted conflict names two
+    documents of the collection and a statement that is in each."""
+    import configparser
+    import fnmatch
+
+    from ragability_gen.mine import read_collection
+    from ragability_gen.mine.planted import read_planted
+
+    cfg = configparser.ConfigParser()
+    cfg.read(ROOT / "setup.cfg")
+    globs = [g.strip() for g in cfg["options.package_data"]["ragability_gen.corpora"].split(",")]
+    docs = sorted(p.relative_to(ROOT / "corpora").as_posix() for p in (ROOT / "corpora" / "acme-docs").iterdir())
+    assert [d for d in docs if not any(fnmatch.fnmatch(d, g) for g in globs)] == []
+    passages, problems = read_collection([data_dir("corpora") / "acme-docs"])
+    assert problems == []
+    text = {}
+    for p in passages:
+        text[p.file] = text.get(p.file, "") + "\n" + p.text
+    planted = read_planted(data_dir("corpora") / "acme-docs-conflicts.jsonl")
+    assert len(planted) == 13 and len({p["kind"] for p in planted}) >= 4
+    for p in planted:
+        assert p["text_1"] in text[p["file_1"]] and p["text_2"] in text[p["file_2"]], p["id"]

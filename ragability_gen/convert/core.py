@@ -64,7 +64,8 @@ class Converter:
     options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
-BUILTIN_CONVERTERS = ("ragability_gen.convert.instances", "ragability_gen.convert.wikicontradict_layouts")
+BUILTIN_CONVERTERS = ("ragability_gen.convert.instances", "ragability_gen.convert.wikicontradict_layouts",
+                      "ragability_gen.convert.wikicollide")
 """The modules that register the built-in converters besides ``table`` (this module)."""
 CONVERTERS: Registry[Converter] = Registry("ragability_gen.converters", builtins=BUILTIN_CONVERTERS)
 """Converters by name: table (here), instances, WikiContradict, and plugins (see core/registry.py)."""

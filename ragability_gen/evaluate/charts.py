@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -108,4 +108,22 @@ def stacked_shares(prefix: str, title: str, categories: Sequence[str], labels: S
         ax.xaxis.set_major_formatter(lambda x, _pos: f"{x:.0%}")
         ax.set_title(title, loc="left", fontsize=10)
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+        return _svg(fig, prefix)
+
+
+def roc_curves(prefix: str, title: str, curves: Mapping[str, tuple[Sequence[float], Sequence[float]]]) -> str:
+    """ROC curves (false positive rate -> true positive rate), one line per series, with the chance diagonal."""
+    with _figure(5.5, 4.2) as fig:
+        ax = fig.subplots()
+        ax.plot([0, 1], [0, 1], color="#bbbbbb", linewidth=0.8, linestyle="--", label="chance")
+        for s, (name, (fpr, tpr)) in enumerate(curves.items()):
+            ax.plot(list(fpr), list(tpr), color=_PALETTE[s % len(_PALETTE)], linewidth=1.4, label=name,
+                    drawstyle="steps-post")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1.02)
+        ax.set_xlabel("false positive rate")
+        ax.set_ylabel("true positive rate")
+        ax.set_title(title, loc="left", fontsize=10)
+        ax.grid(color="#dddddd", linewidth=0.6)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False, fontsize=7)
         return _svg(fig, prefix)

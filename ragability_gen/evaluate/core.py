@@ -23,6 +23,7 @@ from ragability_gen.errors import InputError
 
 from . import stats
 from .breakdowns import NONE, Breakdown, FieldPart, TagPart, group_label, parse_breakdowns
+from .clid import ClidReport, evaluate_clid, has_clid_tags
 
 if TYPE_CHECKING:
     from .checkers import CheckerFigures
@@ -111,6 +112,7 @@ class Report:
     errors: list[CheckError]
     tables: list[Table] = field(default_factory=list)
     checkers: CheckerFigures | None = None  # set when several checkers answered the checks
+    clid: ClidReport | None = None  # inconsistency detection figures (AUROC, F1), when items carry CLID tags
 
     @property
     def llms(self) -> list[str]:
@@ -207,6 +209,8 @@ def evaluate_checked(checked: str | Path | Sequence[Mapping[str, Any]], by_tags:
     from .checkers import checker_figures  # imported here: it evaluates through this module
 
     report.checkers = checker_figures(records, source)
+    if has_clid_tags({k[2] for k in agg}):  # a second pass over the records, for CLID files only
+        report.clid = evaluate_clid(records, report.metrics)
     return report
 
 

@@ -19,7 +19,7 @@ from ragability_gen.core.fileio import atomic_dir
 from ragability_gen.core.table import write_table
 from ragability_gen.errors import InputError
 
-from . import charts, ranking
+from . import charts, clid, ranking
 from .core import Report, StatRow, Table
 
 MAX_GROUPS = 100
@@ -207,6 +207,8 @@ def _document(report: Report) -> list[_Block]:
                 chart = f"by_{_file_name(table.name)}_{_file_name(metric)}" if table.name in CHARTED else None
                 b.append(_Block("h3", f"{metric} ({kind})"))
                 b += _metric_blocks(report, table, metric, kind, chart)
+    if report.clid is not None:
+        b += [_Block(**d) for d in clid.report_blocks(report.clid)]
     from .checkers import checker_blocks  # imported here: it renders with this module's blocks
 
     return b + checker_blocks(report.checkers) + _error_blocks(report)
@@ -237,6 +239,8 @@ def summary_lines(report: Report) -> list[str]:
         else:
             text = _cell(rows[0])
         out.append(f"  {metric:<{width}}  {llm:<{lwidth}}  {text}")
+    if report.clid is not None:
+        out += clid.summary_lines(report.clid)
     return out
 
 
