@@ -11,7 +11,7 @@ import click
 from tqdm import tqdm
 
 from ragability_gen.compile.core import compile_suite
-from ragability_gen.convert.core import read_instances, write_corpus
+from ragability_gen.convert.core import iter_instances, write_corpus
 from ragability_gen.core.fileio import FORMATS, format_for
 from ragability_gen.core.validate import FILE_KINDS, validate_file
 from ragability_gen.errors import RagabilityGenError
@@ -134,18 +134,17 @@ def convert(input_file: Path, output: Path | None, suite: str | None, prompts_ou
     """Convert a corpus INPUT (e.g. v0d4.tsv) into a test suite (v0d4.hjson) and its prompt file."""
     options = {"conflict": conflict, "passages": "different" if different_passages_only else None}
     try:
-        instances, conv_summary = read_instances(
+        instances, conv_summary = iter_instances(  # a stream: memory stays flat in the rows
             input_file, converter, **{k: v for k, v in options.items() if v is not None})
-        lines = conv_summary.lines()
         if to_corpus:
             n = write_corpus(instances, to_corpus)
-            lines.append(f"wrote {n} rows to {to_corpus}")
+            lines = [*conv_summary.lines(), f"wrote {n} rows to {to_corpus}"]
         else:
             fmt = fmt or (format_for(output) if output else "hjson")
             out = output or Path(input_file.stem + "." + fmt)
             suite = suite or conv_summary.default_suite or "ragability"
             summary, prompts_path = compile_suite(instances, out, suite, fmt, prompts_out)
-            lines += summary.lines()
+            lines = conv_summary.lines() + summary.lines()
             lines.append(f"wrote {summary.items} items to {out} and prompts to {prompts_path}")
     except (RagabilityGenError, OSError) as e:
         raise _fail(e) from None
