@@ -240,6 +240,10 @@ class LLM:
         """Make the client now, so a missing API key variable is reported before any work starts."""
         self._ensure_client()
 
+    def client(self) -> Any:
+        """The model's ``openai.AsyncOpenAI`` client (made on first use), for endpoints beyond chat: files, batches."""
+        return self._ensure_client()
+
     def _ensure_client(self) -> Any:
         if self._client is None:
             import openai  # imported here so commands that never call a model start fast
