@@ -99,6 +99,7 @@ class Suite:
         self._check_references()
         self._tag_cache: dict[tuple[Any, ...], str] = {}
         self._plan_cache: dict[tuple[Any, ...], list[_Plan]] = {}
+        self._slots: list[_Plan] = []
 
     def _check_references(self) -> None:
         where = str(self.spec.path)
@@ -166,41 +167,53 @@ class Suite:
         """Yield the test items of every instance, variant by variant, lazily."""
         summary = summary if summary is not None else CompileSummary()
         qid, single = self.qid, self.single_fact_as_string
-        per_variant: Counter[str] = Counter()
-        per_outcome: Counter[str] = Counter()
+        counts: list[int] = []  # items per plan slot, added to the summary at the end
         try:
             for inst in instances:
                 summary.instances += 1
                 fields = _fields(inst)
-                contexts, query = inst.contexts, inst.query
-                extra = [(k, v) for k, v in inst.metadata.items() if k not in _ITEM_KEYS] if self.copy_metadata else []
-                extra_no_facts = [(k, v) for k, v in extra if k != "facts"]
-                for p in self._plans(inst):
+                contexts, query, answers = inst.contexts, inst.query, inst.answers
+                meta = inst.metadata if self.copy_metadata else {}
+                extra = {k: v for k, v in meta.items() if k not in _ITEM_KEYS}
+                extra_no_facts = {k: v for k, v in extra.items() if k != "facts"}
+                answer_now: str | None = None
+                plans = self._plans(inst)
+                if len(counts) < len(self._slots):
+                    counts += [0] * (len(self._slots) - len(counts))
+                for p in plans:
                     if p.skip is not None:
                         summary.skipped[(p.name, p.skip)] += 1
                         continue
                     fields["variant"] = p.name
-                    if p.answer_id is not None:
-                        answer = inst.answers[p.answer_id]
-                        fields.update(answer_id=p.answer_id, answer_short=answer.short, answer_long=answer.long)
-                    else:
-                        fields.update(answer_id="", answer_short="", answer_long="")
-                    item: dict[str, Any] = {"qid": qid.format_map(fields), "tags": p.tags}
+                    if p.answer_id != answer_now:
+                        answer_now = p.answer_id
+                        if answer_now is not None:
+                            answer = answers[answer_now]
+                            fields.update(answer_id=answer_now, answer_short=answer.short, answer_long=answer.long)
+                        else:
+                            fields.update(answer_id="", answer_short="", answer_long="")
                     ids = p.ids
+                    item: dict[str, Any] = {"qid": qid.format_map(fields), "tags": p.tags}
                     if ids:
                         item["facts"] = contexts[ids[0]].text if len(ids) == 1 and single else [
                             contexts[c].text for c in ids]
-                    item["query"] = query if p.ask else ""
-                    item["pids"] = list(p.pids)
-                    item["checks"] = [_fill_check(c, fields) if templated else dict(c) for c, templated in p.checks]
-                    item.update(extra_no_facts if ids else extra)
-                    per_variant[p.name] += 1
-                    per_outcome[p.outcome] += 1
+                        item["query"] = query if p.ask else ""
+                        item["pids"] = list(p.pids)
+                        item["checks"] = [_fill_check(c, fields) if t else dict(c) for c, t in p.checks]
+                        item.update(extra_no_facts)
+                    else:
+                        item["query"] = query if p.ask else ""
+                        item["pids"] = list(p.pids)
+                        item["checks"] = [_fill_check(c, fields) if t else dict(c) for c, t in p.checks]
+                        item.update(extra)
+                    counts[p.slot] += 1
                     yield item  # type: ignore[misc]
         finally:
-            summary.per_variant.update(per_variant)
-            summary.outcomes.update(per_outcome)
-            summary.items += sum(per_variant.values())
+            for p, n in zip(self._slots, counts, strict=False):
+                if n:
+                    summary.per_variant[p.name] += n
+                    summary.outcomes[p.outcome] += n
+                    summary.items += n
 
     def _plans(self, inst: Instance) -> list[_Plan]:
         """What every variant makes of instances shaped like ``inst``, worked out once per shape.
@@ -214,6 +227,9 @@ class Suite:
         plans = self._plan_cache.get(key)
         if plans is None:
             plans = self._plan_cache[key] = [self._plan(inst, v) for v in self.spec["variants"]]
+            for p in plans:
+                p.slot = len(self._slots)
+                self._slots.append(p)
         return plans
 
     def _plan(self, inst: Instance, v: dict[str, Any]) -> _Plan:
@@ -245,6 +261,7 @@ class _Plan:
     ask: bool = True  # task q: the item carries the query
     pids: list[str] = field(default_factory=list)
     checks: list[tuple[dict[str, Any], bool]] = field(default_factory=list)  # (check, has templates)
+    slot: int = -1  # its place in Suite._slots, where items() counts the items made from it
 
 
 def _fields(inst: Instance) -> dict[str, Any]:

@@ -132,21 +132,21 @@ def staged_outputs(*paths: str | Path) -> Iterator[list[Path]]:
 
 def format_record(record: Mapping[str, Any]) -> str:
     """One record as it appears in a written hjson/json file (indented as an element of the top-level list)."""
-    return _records_text([record])
+    return _records_bytes([record]).decode()
 
 
-def _records_text(records: Sequence[Mapping[str, Any]]) -> str:
+def _records_bytes(records: Sequence[Mapping[str, Any]]) -> bytes:
     """Records indented as elements of a top-level list, joined by ``,\\n``, without the brackets."""
     try:
         text = orjson.dumps(records, option=_INDENT)
     except orjson.JSONEncodeError as e:
         raise TypeError(f"cannot write a record: {e}") from None
-    return text[2:-2].decode() if records else ""  # drop "[\n" and "\n]"
+    return text[2:-2] if records else b""  # drop "[\n" and "\n]"
 
 
-def _jsonl_text(records: Sequence[Mapping[str, Any]]) -> str:
+def _jsonl_bytes(records: Sequence[Mapping[str, Any]]) -> bytes:
     try:
-        return b"".join([orjson.dumps(r, option=orjson.OPT_APPEND_NEWLINE) for r in records]).decode()
+        return b"".join([orjson.dumps(r, option=orjson.OPT_APPEND_NEWLINE) for r in records])
     except orjson.JSONEncodeError as e:
         raise TypeError(f"cannot write a record: {e}") from None
 
@@ -167,30 +167,27 @@ def write_records(records: Iterable[Mapping[str, Any]], path: str | Path, fmt: s
         raise InputError(f"{path}: unknown output format {fmt!r} (use one of {', '.join(FORMATS)})")
     n = 0
     jsonl = fmt == "jsonl"
-    encode = _jsonl_text if jsonl else _records_text
-    chunk: list[Mapping[str, Any]] = []
+    encode = _jsonl_bytes if jsonl else _records_bytes
     with atomic_output(path) as fh:
         if fmt == "hjson":
             fh.write("".join(f"# {line}\n" for line in header))
-        sep = "" if jsonl else "[\n"
-
-        def flush() -> None:
-            nonlocal sep
-            fh.write(sep + encode(chunk))
-            sep = "" if jsonl else ",\n"
-            chunk.clear()
-
+        fh.flush()
+        out: IO[bytes] = fh.buffer  # type: ignore[attr-defined]  # orjson gives UTF-8 bytes: written as they are, not decoded and encoded again
+        sep = b"" if jsonl else b"[\n"
+        chunk: list[Mapping[str, Any]] = []
         for rec in records:
             chunk.append(rec)
             n += 1
             if len(chunk) >= 2000:
-                flush()
+                out.write(sep + encode(chunk))
+                sep = b"" if jsonl else b",\n"
+                chunk = []
                 if on_chunk:
                     on_chunk(n)
         if chunk:
-            flush()
+            out.write(sep + encode(chunk))
         if not jsonl:
-            fh.write("\n]\n" if n else "[]\n")
+            out.write(b"\n]\n" if n else b"[]\n")
     if on_chunk:
         on_chunk(n)
     return n
