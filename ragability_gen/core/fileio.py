@@ -20,7 +20,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -297,7 +297,8 @@ class NotStreamable(Exception):
     """The file is not plain JSON/JSONL records (hand-written hjson, say): read it whole instead."""
 
 
-def stream_records(path: str | Path, fmt: str | None = None, chunk_size: int = 1 << 22) -> Iterator[dict[str, Any]]:
+def stream_records(path: str | Path, fmt: str | None = None,
+                   chunk_size: int = 1 << 22) -> Generator[dict[str, Any], None, None]:
     """Yield the records of a JSONL file, or of a JSON array (hjson files as this tool writes them), one at a time.
 
     Memory stays flat in the number of records. Use :func:`record_source` for files of any layout.

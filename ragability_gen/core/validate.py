@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable
 from pathlib import Path
@@ -67,7 +68,8 @@ def _detect(path: str | Path) -> tuple[str, Any]:
 
 def _first_record_has(path: Path, key: str) -> bool:
     try:
-        first = next(stream_records(path), None)
+        with contextlib.closing(stream_records(path)) as records:
+            first = next(records, None)
     except (NotStreamable, UnicodeDecodeError, InputError):
         return False
     return first is not None and key in first
