@@ -53,8 +53,11 @@ def make_corpus(path: Path, rows: int) -> None:
     cycle_demo(path, rows, keep=lambda row: all(c.strip() for c in row.values()))
 
 
+CPU: dict[int, float] = {}  # id of a run's result -> its CPU seconds (user + system)
+
+
 def run(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
-    """Run a command; return (wall seconds, peak RSS in MB of that process alone)."""
+    """Run a command; return (wall seconds, peak RSS in MB of that process alone); its CPU time goes in CPU."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert proc.stderr is not None
@@ -64,7 +67,9 @@ def run(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, floa
     wall = time.perf_counter() - start
     if proc.returncode != 0:
         sys.exit(f"benchmark step failed: {' '.join(argv[:3])} ...\n{err.decode(errors='replace')}")
-    return wall, usage.ru_maxrss / 1024
+    result = (wall, usage.ru_maxrss / 1024)
+    CPU[id(result)] = usage.ru_utime + usage.ru_stime
+    return result
 
 
 def peer_python(venv: Path, checkout: Path | None) -> tuple[list[str], dict[str, str]] | str:
@@ -141,6 +146,9 @@ def main() -> int:
         print(f"python-ragability convert: median {base_wall:.2f} s wall ({', '.join(f'{w:.2f}' for w, _ in base)}), "
               f"peak RSS {max(r for _, r in base):.0f} MB")
         print(f"ratio (reference / this tool, median of the alternated pairs): {ratio:.1f}x (target >= 10x)")
+        cpu_ratio = med(CPU[id(b)] / CPU[id(a)] for a, b in zip(conv, base, strict=True))
+        print(f"CPU seconds (user + system), this tool: {', '.join(f'{CPU[id(a)]:.2f}' for a in conv)}; reference: "
+              f"{', '.join(f'{CPU[id(b)]:.2f}' for b in base)}; ratio of the pairs, median: {cpu_ratio:.1f}x")
         ok = ratio >= 10
     print(f"read_suite: median of {args.repeat} {read_wall:.2f} s wall ({', '.join(f'{w:.2f}' for w, _ in read)}), "
           f"peak RSS {read_rss:.0f} MB (target 4 s)")

@@ -13,7 +13,6 @@ import string
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from importlib import metadata
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -308,6 +307,8 @@ def _fill_check(check: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]
 
 
 def _version() -> str:
+    from importlib import metadata  # here: importing it costs more than a small convert
+
     try:
         return metadata.version("ragability-gen")
     except metadata.PackageNotFoundError:  # running from a source tree that is not installed
