@@ -151,7 +151,7 @@ def main() -> int:
               f"{', '.join(f'{CPU[id(b)]:.2f}' for b in base)}; ratio of the pairs, median: {cpu_ratio:.1f}x")
         ok = ratio >= 10
     print(f"read_suite: median of {args.repeat} {read_wall:.2f} s wall ({', '.join(f'{w:.2f}' for w, _ in read)}), "
-          f"peak RSS {read_rss:.0f} MB (target 4 s)")
+          f"peak RSS {read_rss:.0f} MB (target 4 s); CPU seconds {', '.join(f'{CPU[id(r)]:.2f}' for r in read)}")
     if args.tiny:
         print("tiny run: no targets")
         return 0
