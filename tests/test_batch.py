@@ -139,6 +139,9 @@ def test_submit_and_collect_through_the_batches_endpoints(cli: Any, small_suite:
         assert r.output.count("submitted requests-000") == 2 and len(server.batches) == 2
         r = cli(*base, "--batch", "submit")
         assert "every file was submitted already" in r.output and len(server.batches) == 2
+        r = cli(*base, "--batch", "write")
+        assert (r.exit_code, r.output) == (1, "error: res.jsonl.batch: holds submitted batches not collected yet: "
+                                              "collect them (--batch collect) or delete the folder\n")
         r = cli(*base, "--batch", "collect")  # the first poll: still running
         assert r.exit_code == 0, r.output
         assert "in_progress" in r.output and "collected 0 results" in r.output
@@ -147,6 +150,10 @@ def test_submit_and_collect_through_the_batches_endpoints(cli: Any, small_suite:
         assert "completed, 49 of 50 done" in r.output and "(1 failed, recorded as errors)" in r.output
         assert (tmp_path / "res.jsonl.batch" / "requests-0001.errors.jsonl").is_file()
         assert not (tmp_path / "res.jsonl").exists()
+        # the folder's batches are all collected, so a new batch of what failed may replace it
+        r = cli(*base, "--batch", "write")
+        assert r.exit_code == 0, r.output
+        assert "wrote 1 requests in 1 files" in r.output
         live_requests = len(server.requests)
         r = cli(*base, "--no-cache", "-q")  # the live retry of the one failed line
         assert r.exit_code == 0, r.output

@@ -185,7 +185,8 @@ def write_batch(kind: str, source: str | Path, output: str | Path, llms: Sequenc
     """Write the requests a ``kind`` run (query or check) would still send as batch input files in ``folder``.
 
     Requests already answered in the run's journal (an interrupted live run, an earlier collect) are left
-    out. The folder is written whole or not at all; one that holds submitted batches is not replaced.
+    out. The folder is written whole or not at all; one whose submitted batches were not collected yet is
+    not replaced.
 
     Raises:
         SchemaError/SpecError: as the live run would, before anything is written.
@@ -194,8 +195,9 @@ def write_batch(kind: str, source: str | Path, output: str | Path, llms: Sequenc
     inputs = _Inputs(kind, Path(source), Path(output), llms, Path(prompts) if prompts else None)
     folder = Path(folder)
     old = _read_manifest(folder) if (folder / MANIFEST).is_file() else None
-    if old is not None and any(f.batch_id for f in old[1]):
-        raise InputError(f"{folder}: holds submitted batches: collect them (--batch collect) or delete the folder")
+    if old is not None and any(f.batch_id and not (folder / _output_name(f.file)).is_file() for f in old[1]):
+        raise InputError(f"{folder}: holds submitted batches not collected yet: collect them (--batch collect) "
+                         f"or delete the folder")
     summary = BatchSummary(kind, folder)
     journal = inputs.journal(create=False)
     try:
