@@ -301,7 +301,9 @@ class LLM:
                         schema_name: str, http: _CallHTTP) -> Completion:
         while True:
             fmt = self._format(schema, schema_name)
-            key = ResponseCache.key(self.spec, messages, {"response_format": fmt} if fmt else {})
+            # the key (a sorted JSON dump and a SHA-256 of the whole request) is only needed with a cache
+            key = ResponseCache.key(self.spec, messages, {"response_format": fmt} if fmt else {}) \
+                if self.cache is not None else ""
             if self.cache is not None:
                 if (hit := self.cache.get(key)) is not None:
                     self.usage.cache_hits += 1
