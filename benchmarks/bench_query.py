@@ -1,8 +1,12 @@
 """The run stage against a local OpenAI-compatible server: throughput, memory, failures and kills.
 
 Phases (each client run is `ragability-gen query` in a fresh process; the server runs in another process):
-- throughput: fixed 100 ms latency; a sequential client (--concurrency 1) against --concurrency 64.
-  Targets: >= 40x the sequential rate and >= 300 items/s.
+- throughput: fixed 100 ms latency; a sequential client (--concurrency 1), --concurrency 64 and 256, run
+  alternately --repeat times (medians). Targets: 64 >= 50x the sequential rate; 256 no slower than 64 (>= 95%).
+- cpu: the client's CPU per request (user + system time of the query process), as the difference of a large
+  and a small run against a server without latency, so start-up and suite reading cancel out. Target: <= 1 ms.
+- transport: in one process, the openai client alone against the same server, alternating its httpx and
+  aiohttp backends and ``chat.completions.create`` against a plain-JSON ``post``: CPU per request of each.
 - memory: a 240,000-item suite (no latency). Target: peak RSS <= 500 MB.
 - failures: 10,000 items, 20% of requests answered 429, 500 or too late (a client timeout). Target: every
   item has a response, none is lost or duplicated, and every failed attempt is counted.
@@ -11,7 +15,8 @@ Phases (each client run is `ragability-gen query` in a fresh process; the server
 
 Run:
 
-    python benchmarks/bench_query.py [--phases throughput,memory,failures,kill] [--memory-items 240000]
+    python benchmarks/bench_query.py [--phases throughput,cpu,transport,memory,failures,kill] [--repeat 3]
+    python benchmarks/bench_query.py --tiny    # every phase on a few hundred items, no targets (the tests run it)
 """
 
 from __future__ import annotations
@@ -21,8 +26,8 @@ import json
 import os
 import random
 import re
-import resource
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -70,16 +75,25 @@ class Server:
 
 def query(suite_path: Path, out: Path, url: str, *extra: str, config: Path | None = None) -> tuple[float, float, str]:
     """Run the query command; return (wall seconds, peak RSS MB of the client, its stderr)."""
+    wall, peak, _, err = query_usage(suite_path, out, url, *extra, config=config)
+    return wall, peak, err
+
+
+def query_usage(suite_path: Path, out: Path, url: str, *extra: str,
+                config: Path | None = None) -> tuple[float, float, float, str]:
+    """Run the query command; return (wall s, peak RSS MB, CPU s (user + system) of that process, stderr)."""
     cmd = [sys.executable, "-m", "ragability_gen.cli", "query", str(suite_path), "-o", str(out), "--no-cache", *extra]
     cmd += ["--config", str(config)] if config else ["--llm", "local/m", "--base-url", url]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    out.unlink(missing_ok=True)
     start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    err = proc.stderr.read().decode(errors="replace")
+    _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
-    if proc.returncode:
-        sys.exit(f"query failed: {proc.stderr[-2000:]}")
-    peak = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
-    return wall, peak, proc.stderr
+    if os.waitstatus_to_exitcode(status):
+        sys.exit(f"query failed: {err[-2000:]}")
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime, err
 
 
 def check_results(path: Path, expected: int) -> None:
@@ -93,19 +107,90 @@ def check_results(path: Path, expected: int) -> None:
     assert len(set(keys)) == expected, "duplicated results"
 
 
-def throughput(folder: Path) -> bool:
-    server = Server("--latency", "0.1")
-    seq_items, par_items = 100, 8000
-    wall1, _, _ = query(suite(folder, seq_items), folder / "seq.jsonl", server.url, "--concurrency", "1", "-q")
-    wall64, _, _ = query(suite(folder, par_items), folder / "par.jsonl", server.url, "--concurrency", "64", "-q")
+def throughput(folder: Path, repeat: int, tiny: bool) -> bool:
+    server = Server("--latency", "0.02" if tiny else "0.1")
+    seq_items, par_items = (20, 300) if tiny else (100, 8000)
+    rates: dict[int, list[float]] = {1: [], 64: [], 256: []}
+    for _ in range(repeat):  # alternated, so every setting sees the same load
+        for conc, items in ((1, seq_items), (64, par_items), (256, par_items)):
+            wall, _, _, _ = query_usage(suite(folder, items), folder / f"c{conc}.jsonl", server.url,
+                                        "--concurrency", str(conc), "-q")
+            rates[conc].append(items / wall)
+            if conc > 1:
+                check_results(folder / f"c{conc}.jsonl", items)
     server.stop()
-    check_results(folder / "par.jsonl", par_items)
-    seq_rate, par_rate = seq_items / wall1, par_items / wall64
-    ratio = par_rate / seq_rate
-    print(f"throughput, 100 ms latency: sequential {seq_rate:.1f} items/s ({seq_items} items, {wall1:.1f} s); "
-          f"concurrency 64: {par_rate:.0f} items/s ({par_items} items, {wall64:.1f} s); ratio {ratio:.1f}x "
-          f"(targets >= 40x, >= 300 items/s)")
-    return ratio >= 40 and par_rate >= 300
+    med = {c: statistics.median(r) for c, r in rates.items()}
+    ratio, scale = med[64] / med[1], med[256] / med[64]
+    shown = "; ".join(f"concurrency {c}: median {med[c]:.1f} items/s ({', '.join(f'{x:.1f}' for x in r)})"
+                      for c, r in rates.items())
+    print(f"throughput, {'20' if tiny else '100'} ms latency, {repeat} alternated runs: {shown}")
+    print(f"  concurrency 64 / sequential: {ratio:.1f}x (target >= 50x); 256 / 64: {scale:.2f} (target >= 0.95)")
+    return ratio >= 50 and scale >= 0.95
+
+
+def cpu(folder: Path, repeat: int, tiny: bool) -> bool:
+    server = Server()
+    small, large = (50, 400) if tiny else (500, 8000)
+    per: list[float] = []
+    for _ in range(repeat):
+        _, _, cpu_small, _ = query_usage(suite(folder, small), folder / "cpu-s.jsonl", server.url,
+                                         "--concurrency", "64", "-q")
+        _, _, cpu_large, _ = query_usage(suite(folder, large), folder / "cpu-l.jsonl", server.url,
+                                         "--concurrency", "64", "-q")
+        per.append((cpu_large - cpu_small) / (large - small) * 1000)
+    server.stop()
+    ms = statistics.median(per)
+    print(f"cpu: client CPU per request, ({large} - {small} items) at concurrency 64, no latency: median {ms:.2f} ms "
+          f"({', '.join(f'{x:.2f}' for x in per)}) (target <= 1 ms)")
+    return ms <= 1
+
+
+TRANSPORT = """
+import asyncio, statistics, sys, time
+import openai
+from openai.types.chat import ChatCompletion
+url, n, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+msgs = [{"role": "system", "content": "Answer from the passages only. " * 4},
+        {"role": "user", "content": "Passages: " + "The Vellmoor Observatory has a 4.2 m mirror. " * 8 + "Question: ?"}]
+
+async def run(backend, call):
+    http = openai.DefaultAioHttpClient() if backend == "aiohttp" else openai.DefaultAsyncHttpxClient()
+    client = openai.AsyncOpenAI(base_url=url, api_key="none", http_client=http, max_retries=0)
+    sem = asyncio.Semaphore(64)
+    async def one(i):
+        async with sem:
+            m = [*msgs, {"role": "user", "content": str(i)}]
+            if call == "create":
+                return await client.chat.completions.create(model="m", messages=m)
+            return await client.post("/chat/completions", body={"model": "m", "messages": m}, cast_to=ChatCompletion)
+    await asyncio.gather(*(one(i) for i in range(64)))
+    start = time.process_time()
+    await asyncio.gather(*(one(i) for i in range(n)))
+    used = time.process_time() - start
+    await client.close()
+    return used / n * 1000
+
+got = {}
+for _ in range(repeat):
+    for backend in ("httpx", "aiohttp"):
+        for call in ("create", "post"):
+            got.setdefault((backend, call), []).append(asyncio.run(run(backend, call)))
+for (backend, call), ms in got.items():
+    runs = ", ".join(f"{x:.2f}" for x in ms)
+    print(f"  {backend:8s} {call:7s} median {statistics.median(ms):.2f} ms CPU/request ({runs})")
+"""
+
+
+def transport(folder: Path, repeat: int, tiny: bool) -> bool:
+    server = Server()
+    proc = subprocess.run([sys.executable, "-c", TRANSPORT, server.url, "200" if tiny else "3000", str(repeat)],
+                          capture_output=True, text=True)
+    server.stop()
+    if proc.returncode:
+        sys.exit(f"transport phase failed: {proc.stderr[-2000:]}")
+    print(f"transport: the openai client alone, concurrency 64, {repeat} alternated runs of each:")
+    print(proc.stdout.rstrip())
+    return True
 
 
 def memory(folder: Path, items: int) -> bool:
@@ -118,8 +203,7 @@ def memory(folder: Path, items: int) -> bool:
     return peak <= 500
 
 
-def failures(folder: Path) -> bool:
-    items = 10000
+def failures(folder: Path, items: int) -> bool:
     server = Server("--fail-rate", "0.2", "--timeout-delay", "2")
     cfg = folder / "flaky.hjson"
     cfg.write_text(json.dumps({"llms": [{"llm": "local/m", "api_url": server.url, "timeout": 1, "max_retries": 20}]}))
@@ -139,19 +223,19 @@ def failures(folder: Path) -> bool:
     return ok
 
 
-def kill(folder: Path, seed: int) -> bool:
-    items = 10000
+def kill(folder: Path, seed: int, items: int) -> bool:
     server = Server("--latency", "0.01")
     s = suite(folder, items)
     query(s, folder / "whole.jsonl", server.url, "--concurrency", "32", "-q")
     cut, journal = folder / "cut.jsonl", folder / "cut.jsonl.partial"
-    at = random.Random(seed).randrange(500, items - 500)
+    at = random.Random(seed).randrange(items // 20, items - items // 20)
     cmd = [sys.executable, "-m", "ragability_gen.cli", "query", str(s), "-o", str(cut), "--no-cache",
            "--llm", "local/m", "--base-url", server.url, "--concurrency", "32", "-q"]
     proc = subprocess.Popen(cmd)
     while proc.poll() is None and (not journal.exists() or journal.read_bytes().count(b"\n") < at + 1):
         time.sleep(0.005)
-    os.kill(proc.pid, signal.SIGKILL)
+    if proc.poll() is None:  # a tiny run may finish before the cut
+        os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     done = journal.read_bytes().count(b"\n") - 1
     query(s, cut, server.url, "--concurrency", "32", "-q")
@@ -165,24 +249,37 @@ def kill(folder: Path, seed: int) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--phases", default="throughput,memory,failures,kill")
+    parser.add_argument("--phases", default="throughput,cpu,transport,memory,failures,kill")
     parser.add_argument("--memory-items", type=int, default=240000)
+    parser.add_argument("--repeat", type=int, default=3, help="alternated runs for throughput, cpu and transport")
     parser.add_argument("--seed", type=int, default=int(time.time()))
+    parser.add_argument("--tiny", action="store_true", help="every phase on a few hundred items, no targets")
     args = parser.parse_args()
+    if args.tiny:
+        args.memory_items, args.repeat = 300, 1
+    print(f"load average before: {' / '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cpus)")
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for phase in args.phases.split(","):
             if phase == "throughput":
-                ok &= throughput(folder)
+                ok &= throughput(folder, args.repeat, args.tiny)
+            elif phase == "cpu":
+                ok &= cpu(folder, args.repeat, args.tiny)
+            elif phase == "transport":
+                ok &= transport(folder, args.repeat, args.tiny)
             elif phase == "memory":
                 ok &= memory(folder, args.memory_items)
             elif phase == "failures":
-                ok &= failures(folder)
+                ok &= failures(folder, 300 if args.tiny else 10000)
             elif phase == "kill":
-                ok &= kill(folder, args.seed)
+                ok &= kill(folder, args.seed, 300 if args.tiny else 10000)
             else:
                 sys.exit(f"unknown phase {phase!r}")
+    print(f"load average after: {' / '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.tiny:
+        print("tiny run: no targets")
+        sys.exit(0)
     sys.exit(0 if ok else 1)
 
 

@@ -20,6 +20,7 @@ from ragability_gen.evaluate.files import eval_file, export_file
 from ragability_gen.generate.core import GenerationShortfall, generate_file
 from ragability_gen.llm.client import default_cache_path
 from ragability_gen.llm.config import open_llms
+from ragability_gen.run.batch import collect_batch, submit_batch, write_batch
 from ragability_gen.run.core import RunSummary, check_results, query_suite
 from ragability_gen.substitute import ENTITY_TYPES, substitute_file
 
@@ -318,6 +319,47 @@ def _run_stage(quiet: bool, what: str, body: Callable[[_ProgressBar], RunSummary
             click.echo(line, err=True)
 
 
+def batch_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Options of query and check for batch APIs (OpenAI's Batch API, vLLM run_batch)."""
+    options = [
+        click.option("--batch", type=click.Choice(["write", "submit", "collect"]),
+                     help="Instead of a live run: write the pending requests as batch input files, submit them "
+                          "through the files and batches endpoints, or collect the batch output into OUTPUT."),
+        click.option("--batch-dir", type=click.Path(file_okay=False, path_type=Path),
+                     help="Folder of the batch files (default: OUTPUT + .batch)."),
+        click.option("--batch-max-requests", type=click.IntRange(min=1), default=50_000, show_default=True,
+                     help="Requests per batch input file."),
+        click.option("--batch-max-bytes", type=click.IntRange(min=1), default=200_000_000, show_default=True,
+                     help="Bytes per batch input file."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _batch_stage(kw: dict[str, Any], kind: str, source: Path, output: Path, llms: Callable[[], list[Any]],
+                 prompts: Path | None, quiet: bool) -> bool:
+    """Run the --batch step if one is asked for; False when the command should run live."""
+    step, folder = kw.pop("batch"), kw.pop("batch_dir") or output.with_name(output.name + ".batch")
+    max_requests, max_bytes = kw.pop("batch_max_requests"), kw.pop("batch_max_bytes")
+    if step is None:
+        return False
+    try:
+        if step == "write":
+            done = write_batch(kind, source, output, llms(), folder, prompts=prompts, max_requests=max_requests,
+                               max_bytes=max_bytes)
+        elif step == "submit":
+            done = submit_batch(folder, llms())
+        else:
+            done = collect_batch(kind, source, output, llms(), folder, prompts=prompts)
+    except (RagabilityGenError, OSError) as e:
+        raise _fail(e) from None
+    if not quiet:
+        for line in done.lines():
+            click.echo(line, err=True)
+    return True
+
+
 @main.command()
 @click.argument("suite", metavar="SUITE", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
@@ -327,6 +369,7 @@ def _run_stage(quiet: bool, what: str, body: Callable[[_ProgressBar], RunSummary
 @click.option("--prompts", type=click.Path(dir_okay=False, path_type=Path),
               help="Prompt file (default: the <stem>.prompts.hjson beside SUITE).")
 @llm_options
+@batch_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 def query(suite: Path, output: Path, llms: tuple[str, ...], prompts: Path | None, quiet: bool, **kw: Any) -> None:
     """Send every item x prompt id x testee model of SUITE; write the responses to OUTPUT.
@@ -334,6 +377,8 @@ def query(suite: Path, output: Path, llms: tuple[str, ...], prompts: Path | None
     An interrupted run continues where it stopped when started again with the same command.
     """
     settings = llm_settings(kw)
+    if _batch_stage(kw, "query", suite, output, lambda: open_llms(llms, **settings), prompts, quiet):
+        return
     _run_stage(quiet, "query", lambda bar: query_suite(suite, output, open_llms(llms, **settings),
                                                         prompts=prompts, progress=bar))
 
@@ -349,11 +394,21 @@ def query(suite: Path, output: Path, llms: tuple[str, ...], prompts: Path | None
 @click.option("--prompts", type=click.Path(dir_okay=False, path_type=Path),
               help="Prompt file with the checker prompts (default: the <stem>.prompts.hjson beside RESULTS).")
 @llm_options
+@batch_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 def check(results: Path, output: Path, checkers: tuple[str, ...], prompts: Path | None, quiet: bool,
           **kw: Any) -> None:
     """Check the responses in RESULTS (a query output) with the suite's checks; write them to OUTPUT."""
     settings = llm_settings(kw)
+
+    if kw.get("batch") and len(checkers) > 1:
+        raise click.UsageError("--batch checks with one checker at a time; give one --checker")
+
+    def checker_llms() -> list[Any]:
+        return open_llms(list(checkers), **settings)[:1] if checkers or settings["config"] else []
+
+    if _batch_stage(kw, "check", results, output, checker_llms, prompts, quiet):
+        return
 
     def body(bar: _ProgressBar) -> RunSummary:
         models = []

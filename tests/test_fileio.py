@@ -120,3 +120,29 @@ def test_staged_outputs_are_all_or_nothing(tmp_path: Path) -> None:
         b.write_text("new b", encoding="utf-8")
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.txt", "b.txt", "sub"]
     assert (tmp_path / "sub" / "b.txt").read_text(encoding="utf-8") == "new b"
+
+
+@pytest.mark.parametrize("indent", [None, 2, 4, "\t"])
+@pytest.mark.parametrize("chunk", [7, 97, 1 << 20])
+def test_streaming_reads_any_json_array_layout(tmp_path: Path, indent: object, chunk: int) -> None:
+    recs = [{"i": i, "nested": {"a": [1, {"b": "}\n  }"}]}, "s": "é" * (i % 5)} for i in range(40)]
+    path = tmp_path / "r.json"
+    path.write_text("// made by hand\n" + json.dumps(recs, indent=indent, ensure_ascii=False), encoding="utf-8")
+    assert list(stream_records(path, chunk_size=chunk)) == recs
+
+
+@pytest.mark.parametrize("text", ['[\n  {"a": 1\n  },\n  {"a": 2\n  }\n] x', '[\n  {"a": 1\n  },\n  {"a": 2\n  }',
+                                  '[\n  {"a": 1\n  },\n  3\n]', '[\n  {"a": 1\n  } {"b": 2}\n]'])
+def test_streaming_refuses_what_is_not_an_array_of_records(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(NotStreamable):
+        list(stream_records(path, chunk_size=5))
+
+
+def test_written_records_end_where_the_streaming_reader_cuts(tmp_path: Path) -> None:
+    recs = [{"qid": f"q{i}", "facts": ["a", "b"], "checks": [{"cid": "c", "metrics": ["m"]}]} for i in range(5)]
+    write_records(recs, tmp_path / "s.hjson", header=["h"])
+    text = (tmp_path / "s.hjson").read_text(encoding="utf-8")
+    assert text.startswith("# h\n[\n  {\n") and text.endswith("\n  }\n]\n")
+    assert text.count("\n  },\n  {\n") == 4

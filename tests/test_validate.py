@@ -118,3 +118,24 @@ def test_audit_files(cli, tmp_path: Path) -> None:
         "error: m.jsonl: record 2: field status: 'done' is not one of ['substituted', 'repaired', 'excluded']"]
     (tmp_path / "m.jsonl").write_text(json.dumps(good) + "\n", encoding="utf-8")
     assert cli("validate", "m.jsonl").output == "m.jsonl: valid mapping (1 instance records)\n"
+
+
+def test_read_suite_streams_a_valid_suite_and_names_every_duplicate(tmp_path: Path) -> None:
+    import pytest
+
+    from ragability_gen.core.fileio import write_records
+    from ragability_gen.core.validate import read_suite
+    from ragability_gen.errors import SchemaError
+
+    items = [{"qid": f"q{i}", "query": "?"} for i in range(3000)]
+    write_records(items, tmp_path / "s.hjson")
+    suite = read_suite(tmp_path / "s.hjson")
+    assert len(suite) == 3000 and list(suite) == items and list(suite) == items
+    write_records([*items, {"qid": "q7", "query": "?"}, {"qid": "q7", "query": 1}], tmp_path / "d.hjson")
+    with pytest.raises(SchemaError) as e:
+        read_suite(tmp_path / "d.hjson")
+    where = tmp_path / "d.hjson"
+    assert e.value.problems == [f"{where}: item 3002: field query: 1 is not of type 'string'",
+                                f"{where}: item 8: field qid: duplicate qid 'q7'",
+                                f"{where}: item 3001: field qid: duplicate qid 'q7'",
+                                f"{where}: item 3002: field qid: duplicate qid 'q7'"]

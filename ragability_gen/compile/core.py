@@ -13,7 +13,6 @@ import string
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from importlib import metadata
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -98,6 +97,8 @@ class Suite:
         self.single_fact_as_string = spec.get("single_fact_as_string", True)
         self._check_references()
         self._tag_cache: dict[tuple[Any, ...], str] = {}
+        self._plan_cache: dict[tuple[Any, ...], list[_Plan]] = {}
+        self._slots: list[_Plan] = []
 
     def _check_references(self) -> None:
         """Every name the spec uses must exist: prompts, outcomes, check functions, metrics, template fields."""
@@ -174,48 +175,102 @@ class Suite:
     def items(self, instances: Iterable[Instance], summary: CompileSummary | None = None) -> Iterator[SuiteItem]:
         """Yield the test items of every instance, variant by variant, lazily."""
         summary = summary if summary is not None else CompileSummary()
-        outcomes = self.spec["outcomes"]
-        plans = [(v, v["name"], v["contexts"], v["task"], v.get("checks"), v["pids"])
-                 for v in self.spec["variants"]]
         qid, single = self.qid, self.single_fact_as_string
-        per_variant: Counter[str] = Counter()
-        per_outcome: Counter[str] = Counter()
+        counts: list[int] = []  # items per plan slot, added to the summary at the end
         try:
             for inst in instances:
                 summary.instances += 1
                 fields = _fields(inst)
-                contexts, metadata = inst.contexts, inst.metadata if self.copy_metadata else {}
-                for v, name, ids, task, variant_checks, pids in plans:
-                    missing = [c for c in ids if c not in contexts]
-                    if missing:
-                        summary.skipped[(name, f"context {', '.join(missing)} missing")] += 1
+                contexts, query, answers = inst.contexts, inst.query, inst.answers
+                meta = inst.metadata if self.copy_metadata else {}
+                extra = {k: v for k, v in meta.items() if k not in _ITEM_KEYS}
+                extra_no_facts = {k: v for k, v in extra.items() if k != "facts"}
+                answer_now: str | None = None
+                plans = self._plans(inst)
+                if len(counts) < len(self._slots):
+                    counts += [0] * (len(self._slots) - len(counts))
+                for p in plans:
+                    if p.skip is not None:
+                        summary.skipped[(p.name, p.skip)] += 1
                         continue
-                    contradiction = len(ids) > 1 and _has_contradiction(inst, ids)
-                    outcome, answer_id = _outcome(inst, ids, task, contradiction)
-                    fields["variant"] = name
-                    if answer_id is not None:
-                        answer = inst.answers[answer_id]
-                        fields.update(answer_id=answer_id, answer_short=answer.short, answer_long=answer.long)
-                    else:
-                        fields.update(answer_id="", answer_short="", answer_long="")
-                    item: dict[str, Any] = {"qid": qid.format_map(fields),
-                                            "tags": self._tags(inst, v, outcome, contradiction)}
+                    fields["variant"] = p.name
+                    if p.answer_id != answer_now:
+                        answer_now = p.answer_id
+                        if answer_now is not None:
+                            answer = answers[answer_now]
+                            fields.update(answer_id=answer_now, answer_short=answer.short, answer_long=answer.long)
+                        else:
+                            fields.update(answer_id="", answer_short="", answer_long="")
+                    ids = p.ids
+                    item: dict[str, Any] = {"qid": qid.format_map(fields), "tags": p.tags}
                     if ids:
-                        facts = [contexts[c].text for c in ids]
-                        item["facts"] = facts[0] if len(facts) == 1 and single else facts
-                    item["query"] = inst.query if task == "q" else ""
-                    item["pids"] = list(pids)
-                    item["checks"] = [_fill_check(c, fields) for c in variant_checks or outcomes[outcome]["checks"]]
-                    for k in metadata:
-                        if k not in item:
-                            item[k] = metadata[k]
-                    per_variant[name] += 1
-                    per_outcome[outcome] += 1
+                        item["facts"] = contexts[ids[0]].text if len(ids) == 1 and single else [
+                            contexts[c].text for c in ids]
+                        item["query"] = query if p.ask else ""
+                        item["pids"] = list(p.pids)
+                        item["checks"] = [_fill_check(c, fields) if t else dict(c) for c, t in p.checks]
+                        item.update(extra_no_facts)
+                    else:
+                        item["query"] = query if p.ask else ""
+                        item["pids"] = list(p.pids)
+                        item["checks"] = [_fill_check(c, fields) if t else dict(c) for c, t in p.checks]
+                        item.update(extra)
+                    counts[p.slot] += 1
                     yield item  # type: ignore[misc]
         finally:
-            summary.per_variant.update(per_variant)
-            summary.outcomes.update(per_outcome)
-            summary.items += sum(per_variant.values())
+            for p, n in zip(self._slots, counts, strict=False):
+                if n:
+                    summary.per_variant[p.name] += n
+                    summary.outcomes[p.outcome] += n
+                    summary.items += n
+
+    def _plans(self, inst: Instance) -> list[_Plan]:
+        """What every variant makes of instances shaped like ``inst``, worked out once per shape.
+
+        Outcome, tags and checks depend only on the contexts' ids, annotations, answers and relations,
+        the reasoning types and the tags (the shape), and a corpus has few shapes: so the per-item work
+        is filling in texts and templates.
+        """
+        key = (tuple([(c.id, c.annotation, c.answer, c.agrees, c.contradicts) for c in inst.contexts.values()]),
+               tuple(inst.answers), inst.reasoning, inst.tags)
+        plans = self._plan_cache.get(key)
+        if plans is None:
+            plans = self._plan_cache[key] = [self._plan(inst, v) for v in self.spec["variants"]]
+            for p in plans:
+                p.slot = len(self._slots)
+                self._slots.append(p)
+        return plans
+
+    def _plan(self, inst: Instance, v: dict[str, Any]) -> _Plan:
+        ids = list(v["contexts"])
+        missing = [c for c in ids if c not in inst.contexts]
+        if missing:
+            return _Plan(v["name"], ids, f"context {', '.join(missing)} missing")
+        contradiction = len(ids) > 1 and _has_contradiction(inst, ids)
+        outcome, answer_id = _outcome(inst, ids, v["task"], contradiction)
+        checks = v.get("checks") or self.spec["outcomes"][outcome]["checks"]
+        return _Plan(v["name"], ids, None, outcome, answer_id, self._tags(inst, v, outcome, contradiction),
+                     v["task"] == "q", list(v["pids"]),
+                     [(c, any("{" in c.get(k, "") for k in ("query", "check_for"))) for c in checks])
+
+
+_ITEM_KEYS = frozenset(("qid", "tags", "query", "pids", "checks"))  # metadata never overrides these (nor facts)
+
+
+@dataclass
+class _Plan:
+    """One variant for one shape of instance: skipped (and why), or its outcome, tags, pids and checks."""
+
+    name: str
+    ids: list[str]
+    skip: str | None
+    outcome: str = ""
+    answer_id: str | None = None
+    tags: str = ""
+    ask: bool = True  # task q: the item carries the query
+    pids: list[str] = field(default_factory=list)
+    checks: list[tuple[dict[str, Any], bool]] = field(default_factory=list)  # (check, has templates)
+    slot: int = -1  # its place in Suite._slots, where items() counts the items made from it
 
 
 def metric_kind_problem(metric: str, kind: str, func: CheckFunc) -> str | None:
@@ -273,6 +328,8 @@ def _fill_check(check: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]
 
 
 def _version() -> str:
+    from importlib import metadata  # here: importing it costs more than a small convert
+
     try:
         return metadata.version("ragability-gen")
     except metadata.PackageNotFoundError:  # running from a source tree that is not installed

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from ragability_gen.core.registry import Registry
 from ragability_gen.core.resources import data_dir
 from ragability_gen.core.schemas import Validator
 from ragability_gen.core.specs import Spec, load_converter_spec
-from ragability_gen.core.table import read_table, write_table
+from ragability_gen.core.table import TableRows, write_table
 from ragability_gen.errors import InputError, SpecError
 
 
@@ -127,6 +127,62 @@ def guess_converter_spec(path: str | Path) -> Spec:
 
 DEFAULT_CONVERTER_SPEC = "ragability-v0.4"
 
+StreamFunc = Callable[[Path, Spec, dict[str, Any]], tuple[Iterator[Instance], ConvertSummary]]
+STREAMS: dict[str, StreamFunc] = {}
+
+
+def register_stream(name: str) -> Callable[[StreamFunc], StreamFunc]:
+    """Register a streaming form of converter ``name``: instances one at a time, memory flat in the rows."""
+
+    def deco(func: StreamFunc) -> StreamFunc:
+        STREAMS[name] = func
+        return func
+
+    return deco
+
+
+def iter_instances(path: str | Path, spec: str | Path | Spec | None = None,
+                   **options: Any) -> tuple[Iterator[Instance], ConvertSummary]:
+    """Like :func:`read_instances`, but the instances come as a stream where the converter can stream.
+
+    The summary fills in as the stream is consumed, and input problems are raised when it ends, so the
+    consumer must write its output atomically (as every writer of this tool does).
+    """
+    loaded = _load_spec(path, spec)
+    stream = STREAMS.get(loaded["converter"])
+    if stream is None:
+        instances, summary = read_instances(path, loaded, **options)
+        return iter(instances), summary
+    _check_call(path, loaded, options)
+    found, summary = stream(Path(path), loaded, options)
+    summary.default_suite = _default_suite(loaded)
+    return found, summary
+
+
+def _load_spec(path: str | Path, spec: str | Path | Spec | None) -> Spec:
+    if spec is None:
+        return guess_converter_spec(path)
+    return spec if isinstance(spec, Spec) else load_converter_spec(spec)
+
+
+def _check_call(path: str | Path, loaded: Spec, options: dict[str, Any]) -> None:
+    if loaded["converter"] not in CONVERTERS:
+        raise InputError(f"{loaded.path}: field converter: unknown converter {loaded['converter']!r} "
+                         f"(known: {', '.join(sorted(CONVERTERS))})")
+    if not Path(path).is_file():
+        raise InputError(f"{path}: no such file")
+    problems = _option_problems(path, loaded, options)
+    if problems:
+        raise InputError(problems)
+
+
+def _default_suite(loaded: Spec) -> str | None:
+    default = loaded.get("default_suite")
+    if not default:
+        return None
+    shipped = "/" not in default and not default.endswith(".hjson")
+    return str(default) if shipped else str(loaded.path.parent / default)
+
 
 def read_instances(path: str | Path, spec: str | Path | Spec | None = None,
                    **options: Any) -> tuple[list[Instance], ConvertSummary]:
@@ -217,78 +273,76 @@ def row_schema(spec: Spec) -> dict[str, Any]:
 @register_converter("table")
 def convert_table(path: Path, spec: Spec, options: dict[str, Any]) -> tuple[list[Instance], ConvertSummary]:
     """One instance per table row; see converters/ragability-v0.4.hjson for the mapping."""
+    instances, summary = stream_table(path, spec, options)
+    return list(instances), summary
+
+
+@register_stream("table")
+def stream_table(path: Path, spec: Spec, options: dict[str, Any]) -> tuple[Iterator[Instance], ConvertSummary]:
+    """The table converter as a stream: the header is checked now, the rows as the instances are taken.
+
+    Memory stays flat in the number of rows. Row problems are collected and raised together, as one
+    InputError, once the last row is read (so a consumer writing the instances must write atomically).
+    """
     name = str(path)
-    table = read_table(path, "\t" if spec["format"] == "tsv" else ",")
-    extra = _check_header(name, table.header, spec)
-    rows = _RowReader(name, table.header, spec, extra)
-    instances = [inst for line, cells in table.rows if (inst := rows.read(line, cells)) is not None]
-    if rows.problems:
-        raise InputError(rows.problems)
-    summary = ConvertSummary(name, spec.name, records_read=len(table.rows))
-    _number_shared_ids(instances, summary, spec["id_column"])
-    summary.instances = len(instances)
-    return instances, summary
-
-
-def _check_header(name: str, header: list[str], spec: Spec) -> list[str]:
-    """The columns the spec does not map; raises when a mapped one is missing or extra ones are errors."""
+    table = TableRows(path, "\t" if spec["format"] == "tsv" else ",")
     known = table_columns(spec)
+    policy = spec.get("extra_columns", "error")
+    header = table.header
     problems = [f"{name}: line 1: missing column {c!r}" for c in known if c not in header]
     extra = [c for c in header if c not in known]
-    if spec.get("extra_columns", "error") == "error":
+    if policy == "error":
         problems += [f"{name}: line 1, column {header.index(c) + 1}: unknown column {c!r} "
                      f"(the converter spec {spec.name!r} does not map it)" for c in extra]
-    if problems:
-        raise InputError(problems)
-    return extra
+    if problems or table.problems:  # header problems: first every layout problem of the file, as read_table
+        for _ in table:
+            pass
+        raise InputError(table.problems or problems)
+    summary = ConvertSummary(name, spec.name)
+    return _table_instances(table, spec, policy, extra, summary, problems), summary
 
 
-class _RowReader:
-    """Validates rows one by one and turns the good ones into instances, collecting every problem."""
-
-    def __init__(self, name: str, header: list[str], spec: Spec, extra: list[str]):
-        self.name, self.header, self.spec, self.extra = name, header, spec, extra
-        self.validator = Validator(row_schema(spec))
-        self.seen: dict[tuple[str, str], int] = {}
-        self.problems: list[str] = []
-
-    def read(self, line: int, cells: list[str]) -> Instance | None:
-        """The row's instance, or None (with the problems recorded) when the row is bad or a duplicate."""
-        header, spec = self.header, self.spec
-        row = dict(zip(header, cells, strict=True))
-        if not self.validator.is_valid(row):
-            found = self.validator.problems(row)
-            found.sort(key=lambda pm: header.index(pm[0]) if pm[0] in header else len(header))
-            self.problems += [f"{self.name}: line {line}, column {_col(header, p)}: {m}" for p, m in found]
-            return None
-        id_col, q_col = spec["id_column"], spec["query_column"]
-        key = (row[id_col].strip(), row[q_col].strip())
-        if key in self.seen:
-            self.problems.append(f"{self.name}: line {line}, column {_col(header, q_col)}: duplicate "
-                                 f"({id_col}, {q_col}) pair, first on line {self.seen[key]}")
-            return None
-        self.seen[key] = line
-        policy = spec.get("extra_columns", "error")
-        return _row_instance(row, spec, policy, self.extra, Provenance(self.name, line, spec.name, spec))
-
-
-def _number_shared_ids(instances: list[Instance], summary: ConvertSummary, id_col: str) -> None:
-    """Number the rows sharing a contradiction id (``variation``); warn when their contexts differ."""
+def _table_instances(table: TableRows, spec: Spec, policy: str, extra: list[str], summary: ConvertSummary,
+                     problems: list[str]) -> Iterator[Instance]:
+    name, header = table.path, table.header
+    validator = Validator(row_schema(spec))
+    make = _row_maker(spec, policy, extra)
+    seen: dict[tuple[str, str], int] = {}
     variations: Counter[str] = Counter()
-    first_contexts: dict[str, tuple[int, dict[str, str]]] = {}
-    for inst in instances:
-        line = inst.provenance.line if inst.provenance else 0
+    first_contexts: dict[str, tuple[int, int]] = {}  # id -> first line, hash of its context texts
+    id_col, q_col = spec["id_column"], spec["query_column"]
+    for line, cells in table:
+        summary.records_read += 1
+        row = dict(zip(header, cells, strict=True))
+        if not validator.is_valid(row):
+            found = validator.problems(row)
+            found.sort(key=lambda pm: header.index(pm[0]) if pm[0] in header else len(header))
+            problems += [f"{name}: line {line}, column {_col(header, p)}: {m}" for p, m in found]
+            continue
+        key = (row[id_col].strip(), row[q_col].strip())
+        if key in seen:
+            problems.append(f"{name}: line {line}, column {_col(header, q_col)}: duplicate "
+                            f"({id_col}, {q_col}) pair, first on line {seen[key]}")
+            continue
+        seen[key] = line
+        inst = make(row, Provenance(name, line, spec.name, spec))
         variations[inst.id] += 1
         inst.variation = variations[inst.id]
-        texts = {cid: c.text for cid, c in inst.contexts.items()}
-        if inst.id not in first_contexts:
+        texts = hash(tuple([(cid, c.text) for cid, c in inst.contexts.items()]))
+        if inst.id in first_contexts:
+            summary.merged += 1
+            first_line, first = first_contexts[inst.id]
+            if first != texts:
+                summary.warnings.append(f"{name}: line {line}: {id_col} {inst.id} has other contexts "
+                                        f"than on line {first_line}")
+        else:
             first_contexts[inst.id] = (line, texts)
-            continue
-        summary.merged += 1
-        first_line, first = first_contexts[inst.id]
-        if first != texts:
-            summary.warnings.append(f"{summary.source}: line {line}: {id_col} {inst.id} has other contexts "
-                                    f"than on line {first_line}")
+        summary.instances += 1
+        yield inst
+    if table.problems:
+        raise InputError(table.problems)
+    if problems:
+        raise InputError(problems)
 
 
 def _col(header: list[str], path: str) -> str:
@@ -298,43 +352,38 @@ def _col(header: list[str], path: str) -> str:
     return col or "?"
 
 
-def _row_instance(row: dict[str, str], spec: Spec, policy: str, extra: list[str],
-                  prov: Provenance) -> Instance:
-    annotations: dict[str, str | None] = {}
-    for c in spec["contexts"]:
-        if "annotation_column" in c:
-            annotations[c["id"]] = row[c["annotation_column"]].strip()
-        else:
-            annotations[c["id"]] = c.get("annotation")
-    for c in spec["contexts"]:
-        if "annotation_from" in c:
-            annotations[c["id"]] = annotations[c["annotation_from"]]
-    contexts = {}
-    for c in spec["contexts"]:
-        text = row[c["column"]]
-        if not text.strip():
-            continue  # an optional context not filled in yet
-        contexts[c["id"]] = Context(
-            id=c["id"], text=text, annotation=annotations[c["id"]], answer=c.get("answer"),
-            agrees=tuple(c.get("agrees", ())), contradicts=tuple(c.get("contradicts", ())),
+def _row_maker(spec: Spec, policy: str, extra: list[str]) -> Callable[[dict[str, str], Provenance], Instance]:
+    """A function from a row to its instance, with the spec's mapping worked out once, not per row."""
+    ctx_specs = [(c["id"], c["column"], c.get("annotation_column"), c.get("annotation"), c.get("annotation_from"),
+                  c.get("answer"), tuple(c.get("agrees", ())), tuple(c.get("contradicts", ())))
+                 for c in spec["contexts"]]
+    answers = [(a["id"], a["short"], a["long"]) for a in spec["answers"]]
+    reasoning_col, sep = spec.get("reasoning_column"), spec.get("reasoning_separator", "+")
+    source_cols = list(spec.get("source_id_columns", []))
+    meta_cols = list(spec.get("metadata_columns", [])) + (extra if policy == "metadata" else [])
+    id_col, q_col = spec["id_column"], spec["query_column"]
+
+    def make(row: dict[str, str], prov: Provenance) -> Instance:
+        annotations: dict[str, str | None] = {}
+        for cid, _col, ann_col, ann, _from, _a, _ag, _co in ctx_specs:
+            annotations[cid] = row[ann_col].strip() if ann_col else ann
+        for cid, _col, _ac, _an, ann_from, _a, _ag, _co in ctx_specs:
+            if ann_from:
+                annotations[cid] = annotations[ann_from]
+        contexts = {}
+        for cid, col, _ac, _an, _from, answer, agrees, contradicts in ctx_specs:
+            text = row[col]
+            if text.strip():  # else an optional context not filled in yet
+                contexts[cid] = Context(cid, text, annotations[cid], answer, agrees, contradicts)
+        reasoning = tuple(p.strip() for p in row[reasoning_col].split(sep) if p.strip()) if reasoning_col else ()
+        return Instance(
+            id=row[id_col].strip(), query=row[q_col], contexts=contexts,
+            answers={aid: Answer(row[short], row[long]) for aid, short, long in answers},
+            reasoning=reasoning, source_ids={c: row[c] for c in source_cols},
+            metadata={c: row[c] for c in meta_cols}, provenance=prov,
         )
-    reasoning: tuple[str, ...] = ()
-    if spec.get("reasoning_column"):
-        sep = spec.get("reasoning_separator", "+")
-        reasoning = tuple(p.strip() for p in row[spec["reasoning_column"]].split(sep) if p.strip())
-    meta_cols = list(spec.get("metadata_columns", []))
-    if policy == "metadata":
-        meta_cols += extra
-    return Instance(
-        id=row[spec["id_column"]].strip(),
-        query=row[spec["query_column"]],
-        contexts=contexts,
-        answers={a["id"]: Answer(row[a["short"]], row[a["long"]]) for a in spec["answers"]},
-        reasoning=reasoning,
-        source_ids={c: row[c] for c in spec.get("source_id_columns", [])},
-        metadata={c: row[c] for c in meta_cols},
-        provenance=prov,
-    )
+
+    return make
 
 
 def instance_row(inst: Instance, spec: Spec) -> dict[str, str]:

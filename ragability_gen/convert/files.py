@@ -13,7 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from ragability_gen.compile.core import CompileSummary, compile_suite
-from ragability_gen.convert.core import ConvertSummary, corpus_spec, read_instances, unmapped_fields, write_corpus
+from ragability_gen.convert.core import (
+    ConvertSummary,
+    corpus_spec,
+    iter_instances,
+    read_instances,
+    unmapped_fields,
+    write_corpus,
+)
 from ragability_gen.core.fileio import format_for
 from ragability_gen.core.specs import Spec
 
@@ -80,8 +87,9 @@ def convert_file(input_path: str | Path, output: str | Path | None = None, *, su
     Raises:
         InputError, SpecError: bad input or specs; nothing is written then.
     """
-    instances, read = read_instances(input_path, converter, **{k: v for k, v in options.items() if v is not None})
+    opts = {k: v for k, v in options.items() if v is not None}
     if to_corpus is not None:
+        instances, read = read_instances(input_path, converter, **opts)
         dropped: list[str] = []
         spec_name = None
         if not str(to_corpus).lower().endswith(".jsonl"):
@@ -92,8 +100,9 @@ def convert_file(input_path: str | Path, output: str | Path | None = None, *, su
             out_converter = spec
         rows = write_corpus(instances, to_corpus, out_converter, drop_unmapped=drop_unmapped)
         return ConvertResult(read, Path(to_corpus), rows, dropped=dropped, table_spec=spec_name)
+    stream, read = iter_instances(input_path, converter, **opts)  # a stream: memory stays flat in the rows
     fmt = fmt or (format_for(output) if output else "hjson")
     out = Path(output) if output else default_suite_output(input_path, fmt)
-    compiled, prompts_path = compile_suite(instances, out, suite or read.default_suite or DEFAULT_SUITE, fmt,
+    compiled, prompts_path = compile_suite(stream, out, suite or read.default_suite or DEFAULT_SUITE, fmt,
                                            prompts)
     return ConvertResult(read, out, compiled.items, compiled=compiled, prompts=prompts_path)

@@ -7,9 +7,8 @@ line ends are accepted. Cells are kept exactly as written so a table survives a 
 from __future__ import annotations
 
 import csv
-import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,45 +27,79 @@ class Table:
 
 def read_table(path: str | Path, delimiter: str = "\t") -> Table:
     """Parse a delimited file; every layout problem is collected and raised as one InputError."""
-    name = str(path)
-    text = read_text(path)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    problems: list[str] = []
-    header: list[str] | None = None
-    rows: list[tuple[int, list[str]]] = []
-    while True:
-        start = reader.line_num + 1
+    rows = TableRows(path, delimiter)
+    body = list(rows)
+    if rows.problems:
+        raise InputError(rows.problems)
+    return Table(rows.path, rows.header, body)
+
+
+class TableRows:
+    """The data rows of a delimited file, read as a stream: memory stays flat in the number of rows.
+
+    The header is read when the object is made (a file without one raises InputError then); problems
+    with it (empty or repeated column names) go to ``problems``, as do layout problems of the rows. Iterating
+    yields ``(line, cells)`` for every well-formed row; a row with the wrong number of fields or a
+    broken quote is a problem instead, for the caller to raise at the end.
+    Reading stops at a broken quote, as nothing after it can be trusted.
+    """
+
+    def __init__(self, path: str | Path, delimiter: str = "\t"):
+        self.path = str(path)
+        self.delimiter = delimiter
+        self.problems: list[str] = []
+        if not Path(path).is_file():
+            raise InputError(f"{path}: no such file")
+        self._fh = open(path, encoding="utf-8-sig", newline="")  # noqa: SIM115 - closed when iterated or dropped
+        self._reader = csv.reader(self._fh, delimiter=delimiter, strict=True)
+        self.header: list[str] = []
+        for start, cells in self._records():
+            self.header = [c.strip() for c in cells]
+            self.problems.extend(_header_problems(self.path, start, self.header))
+            break
+        else:
+            self._fh.close()
+            raise InputError([f"{self.path}: line 1: the file is empty (no header row)", *self.problems])
+
+    def _records(self) -> Iterator[tuple[int, list[str]]]:
+        """Non-blank records with the line each starts on; a broken quote ends them with a problem."""
+        reader = self._reader
+        while True:
+            start = reader.line_num + 1
+            try:
+                cells = next(reader)
+            except StopIteration:
+                return
+            except UnicodeDecodeError:
+                self._fh.close()
+                read_text(self.path)  # raises InputError naming the line and column of the bad bytes
+                raise
+            except csv.Error as e:
+                text = read_text(self.path)
+                col = _quote_problem(_physical_lines(text), start - 1, self.delimiter)
+                where = f"column {_colname(self.header or None, col[0])}, " if col else ""
+                detail = col[1] if col else str(e)
+                self.problems.append(f"{self.path}: line {start}, {where}{detail}; reading stopped here")
+                return
+            if any(c.strip() for c in cells):
+                yield start, cells
+
+    def __iter__(self) -> Iterator[tuple[int, list[str]]]:
+        header, delimiter, reader = self.header, self.delimiter, self._reader
         try:
-            cells = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as e:
-            col = _quote_problem(_physical_lines(text), start - 1, delimiter)
-            where = f"column {_colname(header, col[0])}, " if col else ""
-            detail = col[1] if col else str(e)
-            problems.append(f"{name}: line {start}, {where}{detail}; reading stopped here")
-            break
-        if not any(c.strip() for c in cells):
-            continue
-        if header is None:
-            header = [c.strip() for c in cells]
-            problems.extend(_header_problems(name, start, header))
-            continue
-        if len(cells) != len(header):
-            hint = ""
-            multi = [i for i, c in enumerate(cells) if "\n" in c and delimiter in c]
-            if multi:
-                hint = (f" (the quoted field in column {_colname(header, multi[0])} spans lines "
-                        f"{start}-{reader.line_num}: a quote is probably not closed)")
-            problems.append(f"{name}: line {start}: {len(cells)} fields, expected {len(header)}{hint}")
-            continue
-        rows.append((start, cells))
-    if header is None:
-        problems.insert(0, f"{name}: line 1: the file is empty (no header row)")
-    if problems:
-        raise InputError(problems)
-    assert header is not None
-    return Table(name, header, rows)
+            for start, cells in self._records():
+                if len(cells) != len(header):
+                    hint = ""
+                    multi = [i for i, c in enumerate(cells) if "\n" in c and delimiter in c]
+                    if multi:
+                        hint = (f" (the quoted field in column {_colname(header, multi[0])} spans lines "
+                                f"{start}-{reader.line_num}: a quote is probably not closed)")
+                    self.problems.append(f"{self.path}: line {start}: {len(cells)} fields, expected "
+                                         f"{len(header)}{hint}")
+                    continue
+                yield start, cells
+        finally:
+            self._fh.close()
 
 
 def _physical_lines(text: str) -> list[str]:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,9 @@ from ragability_gen.compile.core import metric_kind_problem, prompts_path_for
 from ragability_gen.compile.ranking import ready_suite
 from ragability_gen.convert.core import read_instances, sniff_converter_spec
 from ragability_gen.core import schemas
-from ragability_gen.core.fileio import load_data, read_records
+from ragability_gen.core.fileio import NotStreamable, RecordSource, load_data, read_records, stream_records
 from ragability_gen.core.specs import Spec, load_converter_spec, load_prompts
-from ragability_gen.errors import RagabilityGenError, SchemaError
+from ragability_gen.errors import InputError, RagabilityGenError, SchemaError
 from ragability_gen.llm.config import load_llm_config
 
 FILE_KINDS = ("corpus", "instances", "suite", "prompts", "suite-spec", "converter-spec", "llm-config", "mapping",
@@ -45,6 +46,8 @@ def _detect(path: str | Path) -> tuple[str, Any]:
             record = {}
         found = [kind for key, kind in _RECORD_KINDS.items() if isinstance(record, dict) and key in record]
         return (found[0] if found else "instances"), None
+    if _first_record_has(p, "qid"):  # a suite, told from its first item without reading it all
+        return "suite", None
     data = load_data(p)
     if isinstance(data, dict):
         if "variants" in data:
@@ -62,6 +65,15 @@ def _detect(path: str | Path) -> tuple[str, Any]:
             return "instances", None
     raise RagabilityGenError(f"{path}: cannot tell what kind of file this is; give --kind "
                              f"({', '.join(FILE_KINDS)})")
+
+
+def _first_record_has(path: Path, key: str) -> bool:
+    try:
+        with contextlib.closing(stream_records(path)) as records:
+            first = next(records, None)
+    except (NotStreamable, UnicodeDecodeError, InputError):
+        return False
+    return first is not None and key in first
 
 
 def validate_file(path: str | Path, kind: str | None = None,
@@ -83,8 +95,8 @@ def validate_file(path: str | Path, kind: str | None = None,
             instances, _ = read_instances(path, "instances")
             return kind, [], f"{len(instances)} instances"
         if kind == "suite":
-            recs = data if data is not None else read_records(path)
-            return kind, suite_problems(recs, str(path)), f"{len(recs)} items"
+            n, probs = _scan_suite(data if data is not None else RecordSource(path), str(path))
+            return kind, probs, f"{n} items"
         if kind in ("generation-audit", "generation-rejects"):
             recs = read_records(path, "jsonl")
             probs = schemas.record_problems(recs, kind, lambda i: f"{path}: record {i + 1}")
@@ -131,61 +143,114 @@ def check_problems(item: dict[str, Any], at: str) -> list[str]:
     return probs
 
 
-def metric_kind_problems(items: list[dict[str, Any]], where: str) -> list[str]:
+class _MetricKinds:
     """Metrics fed by check functions of different kinds (binary, multiclass, score), once per metric and function.
 
     A suite file declares no metric kinds, so the first check function naming a metric sets its kind.
+    Items are fed one at a time, so a streamed suite is read once.
     """
-    first: dict[str, CheckFunc] = {}
-    probs: list[str] = []
-    told: set[tuple[str, str]] = set()
-    for i, it in enumerate(items, 1):
+
+    def __init__(self, where: str):
+        self.where = where
+        self.first: dict[str, CheckFunc] = {}
+        self.told: set[tuple[str, str]] = set()
+
+    def item(self, i: int, it: Any) -> list[str]:
+        probs: list[str] = []
         for j, c in enumerate(it.get("checks") or [] if isinstance(it, dict) else []):
             cf = CHECKS.get(c["func"]) if isinstance(c, dict) and isinstance(c.get("func"), str) else None
             if cf is None or not isinstance(c.get("metrics"), list):
                 continue
             for m in c["metrics"]:
-                if not isinstance(m, str) or (m, cf.name) in told:
+                if not isinstance(m, str) or (m, cf.name) in self.told:
                     continue
-                seen = first.setdefault(m, cf)
+                seen = self.first.setdefault(m, cf)
                 if (bad := metric_kind_problem(m, seen.kind, cf)) is not None:
-                    told.add((m, cf.name))
-                    probs.append(f"{where}: item {i}: field checks/{j}/metrics: {bad} (check function "
+                    self.told.add((m, cf.name))
+                    probs.append(f"{self.where}: item {i}: field checks/{j}/metrics: {bad} (check function "
                                  f"{seen.name!r} gives it {seen.kind} results)")
-    return probs
+        return probs
 
 
-def suite_problems(items: list[dict[str, Any]], where: str) -> list[str]:
-    """Schema problems of every item, duplicate qids, unknown check functions, metric kinds, unknown pids."""
-    probs = schemas.record_problems(items, "test-item", lambda i: f"{where}: item {i + 1}")
-    qids = Counter(it.get("qid") for it in items)
-    for i, it in enumerate(items, 1):
-        q = it.get("qid")
-        if isinstance(q, str) and qids[q] > 1:
-            probs.append(f"{where}: item {i}: field qid: duplicate qid {q!r}")
-        probs += check_problems(it, f"{where}: item {i}")
-    probs += metric_kind_problems(items, where)
+def metric_kind_problems(items: Iterable[dict[str, Any]], where: str) -> list[str]:
+    """Metrics fed by check functions of different kinds, once per metric and function (see :class:`_MetricKinds`)."""
+    kinds = _MetricKinds(where)
+    return [p for i, it in enumerate(items, 1) for p in kinds.item(i, it)]
+
+
+def suite_problems(items: Iterable[dict[str, Any]], where: str) -> list[str]:
+    """Schema problems of every item, duplicate qids, unknown check functions, unknown pids.
+
+    ``items`` is iterated once, and a second time only when two qids may be the same, so a
+    :class:`RecordSource` keeps memory flat: per item only a hash of its qid is kept.
+    """
+    return _scan_suite(items, where)[1]
+
+
+def _scan_suite(items: Iterable[dict[str, Any]], where: str) -> tuple[int, list[str]]:
+    """(number of items, problems): schema problems first, then per item its duplicate qid and check
+    problems, then prompt ids missing from the prompt file beside the suite."""
     prompts_file = prompts_path_for(where)
-    if Path(prompts_file).is_file():
-        pids = {p["pid"] for p in load_prompts(prompts_file)}
-        for i, it in enumerate(items, 1):
-            used = list(it.get("pids") or []) + [c.get("pid") for c in it.get("checks") or []
-                                                   if isinstance(c, dict) and c.get("pid")]
+    pids = {p["pid"] for p in load_prompts(prompts_file)} if Path(prompts_file).is_file() else None
+    v = schemas.validator("test-item")
+    schema_probs: list[str] = []
+    item_probs: list[tuple[int, int, str]] = []
+    pid_probs: list[str] = []
+    kinds = _MetricKinds(where)
+    kind_probs: list[str] = []
+    seen: set[int] = set()
+    suspects: set[int] = set()
+    n = 0
+    for n, it in enumerate(items, 1):
+        if not v.is_valid(it):
+            schema_probs += [f"{where}: item {n}: {'field ' + p + ': ' if p else ''}{m}" for p, m in v.problems(it)]
+        q = it.get("qid")
+        if isinstance(q, str):
+            h = hash(q)
+            if h in seen:
+                suspects.add(h)
+            seen.add(h)
+        checks = it.get("checks")
+        if checks:
+            item_probs += [(n, 1, p) for p in check_problems(it, f"{where}: item {n}")]
+            kind_probs += kinds.item(n, it)
+        if pids is not None:
+            used = list(it.get("pids") or []) + [c.get("pid") for c in checks or []
+                                                  if isinstance(c, dict) and c.get("pid")]
             used += list(it.get("turns") or [])
-            for pid in used:
-                if isinstance(pid, str) and pid not in pids:
-                    probs.append(f"{where}: item {i}: no prompt {pid!r} in {prompts_file.name}")
-    return probs
+            pid_probs += [f"{where}: item {n}: no prompt {pid!r} in {prompts_file.name}"
+                          for pid in used if isinstance(pid, str) and pid not in pids]
+    if suspects:  # a second pass tells true duplicates from hash collisions and names every item
+        at: dict[str, list[int]] = {}
+        for i, it in enumerate(items, 1):
+            q = it.get("qid")
+            if isinstance(q, str) and hash(q) in suspects:
+                at.setdefault(q, []).append(i)
+        item_probs += [(i, 0, f"{where}: item {i}: field qid: duplicate qid {q!r}")
+                       for q, found in at.items() if len(found) > 1 for i in found]
+    item_probs.sort(key=lambda t: (t[0], t[1]))
+    return n, schema_probs + [m for _, _, m in item_probs] + kind_probs + pid_probs
 
 
-def read_suite(path: str | Path) -> list[dict[str, Any]]:
-    """Read a suite (hjson, json or jsonl) and validate every item.
+class SuiteFile(RecordSource):
+    """The items of a suite file that passed validation, streamed on every pass (memory stays flat)."""
+
+    def __init__(self, path: str | Path, items: int):
+        super().__init__(path)
+        self.items = items
+
+    def __len__(self) -> int:
+        return self.items
+
+
+def read_suite(path: str | Path) -> SuiteFile:
+    """Validate a suite (hjson, json or jsonl) in one streaming pass; return its items, to iterate.
 
     Raises:
         SchemaError: listing every problem (item number and field) when any item is invalid.
     """
-    items = read_records(path)
-    probs = suite_problems(items, str(path))
+    source = RecordSource(path)
+    n, probs = _scan_suite(source, str(path))
     if probs:
         raise SchemaError(probs)
-    return items
+    return SuiteFile(path, n)
