@@ -20,7 +20,7 @@ from ragability_gen.evaluate.export import export_tsv
 from ragability_gen.generate.core import generate_file
 from ragability_gen.llm.client import default_cache_path
 from ragability_gen.llm.config import open_llms
-from ragability_gen.run.core import RunSummary, check_results, query_suite
+from ragability_gen.run.core import COMPAT_MODES, RunSummary, check_results, query_suite
 from ragability_gen.substitute import ENTITY_TYPES, substitute_file
 
 
@@ -288,15 +288,18 @@ def _run_stage(quiet: bool, what: str, body: Callable[[_ProgressBar], RunSummary
 @click.option("--prompts", type=click.Path(dir_okay=False, path_type=Path),
               help="Prompt file (default: the <stem>.prompts.hjson beside SUITE).")
 @llm_options
+@click.option("--restart", is_flag=True,
+              help="Discard the journal of an unfinished run over other inputs or settings and start over.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
-def query(suite: Path, output: Path, llms: tuple[str, ...], prompts: Path | None, quiet: bool, **kw: Any) -> None:
+def query(suite: Path, output: Path, llms: tuple[str, ...], prompts: Path | None, restart: bool, quiet: bool,
+          **kw: Any) -> None:
     """Send every item x prompt id x testee model of SUITE; write the responses to OUTPUT.
 
     An interrupted run continues where it stopped when started again with the same command.
     """
     settings = llm_settings(kw)
     _run_stage(quiet, "query", lambda bar: query_suite(suite, output, open_llms(llms, **settings),
-                                                        prompts=prompts, progress=bar))
+                                                        prompts=prompts, progress=bar, restart=restart))
 
 
 @main.command()
@@ -309,8 +312,13 @@ def query(suite: Path, output: Path, llms: tuple[str, ...], prompts: Path | None
 @click.option("--prompts", type=click.Path(dir_okay=False, path_type=Path),
               help="Prompt file with the checker prompts (default: the <stem>.prompts.hjson beside RESULTS).")
 @llm_options
+@click.option("--restart", is_flag=True,
+              help="Discard the journal of an unfinished run over other inputs or settings and start over.")
+@click.option("--compat", type=click.Choice(COMPAT_MODES),
+              help="Read replies and route checks as python-ragability does, to compare with its numbers.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
-def check(results: Path, output: Path, checker: str | None, prompts: Path | None, quiet: bool, **kw: Any) -> None:
+def check(results: Path, output: Path, checker: str | None, prompts: Path | None, restart: bool,
+          compat: str | None, quiet: bool, **kw: Any) -> None:
     """Check the responses in RESULTS (a query output) with the suite's checks; write them to OUTPUT."""
     settings = llm_settings(kw)
 
@@ -318,7 +326,8 @@ def check(results: Path, output: Path, checker: str | None, prompts: Path | None
         model = None
         if checker or settings["config"]:
             model = open_llms([checker] if checker else [], **settings)[0]
-        return check_results(results, output, model, prompts=prompts, progress=bar)
+        return check_results(results, output, model, prompts=prompts, progress=bar, restart=restart,
+                             compat=compat)
 
     _run_stage(quiet, "check", body)
 

@@ -41,3 +41,14 @@ class LLMSetupError(LLMError):
 
     Every request would fail the same way, so a run stops instead of failing each item in turn.
     """
+
+
+class OutputError(RagabilityGenError):
+    """An output cannot be written: another run holds it, the disk is full, or permission is refused.
+
+    A run keeps its journal, so the same command resumes once the cause is gone.
+    """
+
+
+class Interrupted(RagabilityGenError):
+    """The user stopped a run (Ctrl-C); the message says what was kept and how to resume."""

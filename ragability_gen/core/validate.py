@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -83,7 +84,9 @@ def validate_file(path: str | Path, kind: str | None = None,
             return kind, [], f"{len(instances)} instances"
         if kind == "suite":
             recs = data if data is not None else read_records(path)
-            return kind, suite_problems(recs, str(path)), f"{len(recs)} items"
+            checks = suite_checks(recs, str(path))
+            note = checks.repeats_line()
+            return kind, checks.all_problems(), f"{len(recs)} items" + (f"; {note}" if note else "")
         if kind in ("generation-audit", "generation-rejects"):
             recs = read_records(path, "jsonl")
             probs = schemas.record_problems(recs, kind, lambda i: f"{path}: record {i + 1}")
@@ -130,25 +133,122 @@ def check_problems(item: dict[str, Any], at: str) -> list[str]:
     return probs
 
 
-def suite_problems(items: list[dict[str, Any]], where: str) -> list[str]:
-    """Schema problems of every item, duplicate qids, unknown check functions, unknown pids."""
-    probs = schemas.record_problems(items, "test-item", lambda i: f"{where}: item {i + 1}")
-    qids = Counter(it.get("qid") for it in items)
-    for i, it in enumerate(items, 1):
-        q = it.get("qid")
-        if isinstance(q, str) and qids[q] > 1:
-            probs.append(f"{where}: item {i}: field qid: duplicate qid {q!r}")
-        probs += check_problems(it, f"{where}: item {i}")
-    prompts_file = prompts_path_for(where)
-    if Path(prompts_file).is_file():
-        pids = {p["pid"] for p in load_prompts(prompts_file)}
-        for i, it in enumerate(items, 1):
-            used = list(it.get("pids") or []) + [c.get("pid") for c in it.get("checks") or []
-                                                   if isinstance(c, dict) and c.get("pid")]
+MAX_PROBLEMS = 50
+"""Problems reported for one file at most; a file that broken needs fixing at the root, not line by line."""
+
+
+def repeat_qid(qid: str, n: int) -> str:
+    """The qid the ``n``-th occurrence (n >= 2) of a repeated qid runs under: ``13-ctx1#2``.
+
+    python-ragability's converter repeats qids when a contradiction ID has several rows; the suffix makes
+    them distinct, deterministically (file order), so such suites run without editing.
+    """
+    return qid if n < 2 else f"{qid}#{n}"
+
+
+class ItemChecks:
+    """Every problem of a suite or results file, checked one record at a time (files are streamed).
+
+    One checker for every command that reads suites or results (``validate``, ``query``, ``check``), so
+    they accept the same files and word problems the same way. Repeated qids (results: repeated qid, pid
+    and llm) are not problems: they are counted in ``repeats`` and run under :func:`repeat_qid`.
+
+    Args:
+        where: the file, as problems name it.
+        prompts: the prompt ids of the prompt file, or None when there is none.
+        prompts_name: the prompt file's name, or why there is none (for the problem text).
+        results: check result records (``pid``, ``llm``, ``response``, ``error``) instead of suite items.
+        prompt_fields: which prompt ids must be in the prompt file: the items' ``pids``, the checks' ``pid``.
+    """
+
+    def __init__(self, where: str, prompts: set[str] | None = None, prompts_name: str = "",
+                 results: bool = False, prompt_fields: tuple[str, ...] = ("pids", "checks")):
+        self.where = where
+        self.prompts = prompts
+        self.prompts_name = prompts_name
+        self.results = results
+        self.prompt_fields = prompt_fields
+        self.count = 0
+        self.problems: list[str] = []
+        self.repeats: Counter[tuple[Any, ...]] = Counter()
+        self._seen: Counter[tuple[Any, ...]] = Counter()
+        self._missing: dict[str, list[int]] = {}
+        self._validator = schemas.validator("test-item")
+        self.needs_checker = False
+
+    def key(self, rec: dict[str, Any]) -> tuple[Any, ...]:
+        return (rec.get("qid"), rec.get("pid"), rec.get("llm")) if self.results else (rec.get("qid"),)
+
+    def add(self, rec: dict[str, Any]) -> None:
+        self.count += 1
+        n = self.count
+        if len(self.problems) > MAX_PROBLEMS:
+            return
+        at = f"{self.where}: item {n}"
+        probs = [f"{at}: {'field ' + p + ': ' if p else ''}{m}" for p, m in self._validator.problems(rec)]
+        if self.results:
+            for f in ("pid", "llm", "response", "error"):
+                if not isinstance(rec.get(f), str):
+                    probs.append(f"{at}: field {f}: missing or not a string (is this a query results file?)")
+        key = self.key(rec)
+        self._seen[key] += 1
+        if self._seen[key] == 2:
+            self.repeats[key] = 2
+        elif self._seen[key] > 2:
+            self.repeats[key] += 1
+        probs += check_problems(rec, at)
+        checks = [c for c in rec.get("checks") or [] if isinstance(c, dict)]
+        self.needs_checker = self.needs_checker or any(c.get("pid") or c.get("query") for c in checks)
+        used = list(rec.get("pids") or []) if "pids" in self.prompt_fields else []
+        if "checks" in self.prompt_fields:
+            used += [c["pid"] for c in checks if c.get("pid")]
+        if self.prompts is not None or self.prompts_name:
             for pid in used:
-                if isinstance(pid, str) and pid not in pids:
-                    probs.append(f"{where}: item {i}: no prompt {pid!r} in {prompts_file.name}")
-    return probs
+                if isinstance(pid, str) and (self.prompts is None or pid not in self.prompts):
+                    self._missing.setdefault(pid, []).append(n)
+        self.problems += probs
+
+    def all_problems(self) -> list[str]:
+        """Every problem found, the prompts missing from the prompt file last (one line per prompt id)."""
+        out = list(self.problems)
+        for pid, used in self._missing.items():
+            more = f" and {len(used) - 1} more" if len(used) > 1 else ""
+            out.append(f"{self.where}: item {used[0]}{more}: prompt {pid!r} {self.prompts_name}")
+        if len(out) > MAX_PROBLEMS:
+            out = out[:MAX_PROBLEMS] + [f"{self.where}: ... more problems not shown"]
+        return out
+
+    def repeats_line(self) -> str | None:
+        """The summary line naming repeated qids and the suffix they run under, or None."""
+        if not self.repeats:
+            return None
+        names = ", ".join(str(k[0]) for k in list(self.repeats)[:5]) + (", ..." if len(self.repeats) > 5 else "")
+        extra = sum(self.repeats.values()) - len(self.repeats)
+        return (f"{len(self.repeats)} qids occur more than once ({names}); their repeats run as "
+                f"{repeat_qid('QID', 2)}, {repeat_qid('QID', 3)}, ... ({extra} records)")
+
+
+def prompt_note(prompts_file: Path | None, beside: str | Path) -> str:
+    """How a missing prompt is worded: not in the prompt file, or no prompt file at all."""
+    if prompts_file is not None:
+        return f"not in {prompts_file.name}"
+    return (f"needed, but there is no {prompts_path_for(beside).name} beside it: give the prompt file with "
+            "--prompts")
+
+
+def suite_problems(items: Iterable[dict[str, Any]], where: str) -> list[str]:
+    """Every problem of a suite: schema, check functions and arguments, prompts missing from the prompt
+    file beside it. Repeated qids are accepted (see :class:`ItemChecks`)."""
+    return suite_checks(items, where).all_problems()
+
+
+def suite_checks(items: Iterable[dict[str, Any]], where: str) -> ItemChecks:
+    prompts_file = prompts_path_for(where)
+    pids = {p["pid"] for p in load_prompts(prompts_file)} if Path(prompts_file).is_file() else None
+    checks = ItemChecks(where, pids, f"not in {prompts_file.name}" if pids is not None else "")
+    for it in items:
+        checks.add(it)
+    return checks
 
 
 def read_suite(path: str | Path) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ import functools
 import hashlib
 import json
 import os
+import random
 import re
 import sqlite3
 from collections import Counter
@@ -136,6 +137,9 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float = 0.0
+    #: replies that carried no usable answer (no choices, null or empty content, content filter, a body
+    #: that is not a chat completion); each is retried like a failed request
+    no_answer: int = 0
 
     @property
     def retries(self) -> int:
@@ -263,7 +267,7 @@ class LLM:
         return self._client
 
     def _scrub(self, text: str) -> str:
-        return text.replace(self._secret, "***") if self._secret else text
+        return scrub(text, self._secret)
 
     def _format(self, schema: dict[str, Any] | None, schema_name: str) -> dict[str, Any] | None:
         kind = self._formats[0] if schema is not None and self._formats else None
@@ -307,10 +311,8 @@ class LLM:
                     self.usage.cache_hits += 1
                     return replace(await asyncio.shield(self._inflight[key]), cost=0.0, cached=True)
                 self._inflight[key] = asyncio.get_running_loop().create_future()
-            assert self._sem is not None
             try:
-                async with self._sem:
-                    resp = await self._create(client, messages, fmt)
+                resp = await self._ask(client, messages, fmt)
             except LLMError as e:
                 self.usage.failed += 1
                 self._settle(key, error=e)
@@ -321,16 +323,15 @@ class LLM:
             # the endpoint refused this reply format: drop it and ask with the next one
             if self._formats and self._format(schema, schema_name) == fmt:
                 self._formats.pop(0)
-        choice = resp.choices[0] if resp.choices else None
-        text = (choice.message.content or "") if choice else ""
+        choice = resp.choices[0]
+        text = self._scrub(choice.message.content)
         pt = getattr(resp.usage, "prompt_tokens", 0) or 0
         ct = getattr(resp.usage, "completion_tokens", 0) or 0
         cost = pt * self.spec.cost_per_prompt_token + ct * self.spec.cost_per_completion_token
         self.usage.prompt_tokens += pt
         self.usage.completion_tokens += ct
         self.usage.cost += cost
-        done = Completion(text, pt, ct, cost, False, choice.finish_reason if choice else None, http.requests,
-                          tuple(http.status))
+        done = Completion(text, pt, ct, cost, False, choice.finish_reason, http.requests, tuple(http.status))
         if self.cache is not None:
             self.cache.put(key, {"text": text, "prompt_tokens": pt, "completion_tokens": ct,
                                  "finish_reason": done.finish_reason})
@@ -346,7 +347,41 @@ class LLM:
             elif done is not None:
                 future.set_result(done)
 
+    async def _ask(self, client: Any, messages: Sequence[Message], fmt: dict[str, Any] | None) -> Any:
+        """One request whose reply carries a usable answer; a reply without one is retried like a failed
+        request (``max_retries`` times, exponential backoff), then raised as an :class:`LLMError`.
+
+        Returns None when the endpoint refused the reply format ``fmt``.
+        """
+        assert self._sem is not None
+        problem = ""
+        for attempt in range(self.spec.max_retries + 1):
+            if attempt:
+                # the openai client's own schedule: 0.5 s doubling up to 8 s, with jitter
+                await asyncio.sleep(min(8.0, 0.5 * 2 ** (attempt - 1)) * (0.75 + random.random() / 4))
+            async with self._sem:
+                try:
+                    resp = await self._create(client, messages, fmt)
+                except _NoAnswer as e:
+                    resp, problem = e, e.reason
+            if resp is None:
+                return None
+            if not isinstance(resp, _NoAnswer):
+                bad = reply_problem(resp)
+                if bad is None:
+                    return resp
+                problem = bad
+            self.usage.no_answer += 1
+        raise LLMError(self._scrub(f"{self.spec.alias}: no usable answer after {self.spec.max_retries} retries: "
+                                   f"{problem}"))
+
     async def _create(self, client: Any, messages: Sequence[Message], fmt: dict[str, Any] | None) -> Any:
+        try:
+            return await self._create_raw(client, messages, fmt)
+        except ValueError as e:  # a 200 whose body is not JSON (cut short, an HTML error page, ...)
+            raise _NoAnswer(f"the reply body is not a JSON chat completion ({e})") from None
+
+    async def _create_raw(self, client: Any, messages: Sequence[Message], fmt: dict[str, Any] | None) -> Any:
         import openai
 
         kwargs: dict[str, Any] = {"model": self.spec.model, "messages": list(messages), **self.spec.params()}
@@ -367,24 +402,75 @@ class LLM:
         try:
             return await client.chat.completions.create(**kwargs)
         except openai.BadRequestError as e:
-            raise LLMError(self._scrub(f"{self.spec.alias}: request refused (HTTP 400): {_brief(e)}")) from None
+            why = _brief(e, self._secret)
+            raise LLMError(self._scrub(f"{self.spec.alias}: request refused (HTTP 400): {why}")) from None
         except openai.APIStatusError as e:
             retried = e.status_code in (408, 409, 429) or e.status_code >= 500
             after = f" after {self.spec.max_retries} retries" if retried else ""
             # credentials refused or no such model/path: every request would fail the same way
             error = LLMSetupError if e.status_code in (401, 403, 404) else LLMError
-            raise error(self._scrub(f"{self.spec.alias}: HTTP {e.status_code}{after}: {_brief(e)}")) from None
+            why = _brief(e, self._secret)
+            raise error(self._scrub(f"{self.spec.alias}: HTTP {e.status_code}{after}: {why}")) from None
         except openai.APITimeoutError:
             raise LLMError(f"{self.spec.alias}: timed out after {self.spec.timeout:g} s, "
                            f"{self.spec.max_retries} retries") from None
         except openai.APIConnectionError as e:
             raise LLMError(self._scrub(f"{self.spec.alias}: cannot connect to {self.spec.base_url} after "
-                                       f"{self.spec.max_retries} retries: {_brief(e)}")) from None
+                                       f"{self.spec.max_retries} retries: {_brief(e, self._secret)}")) from None
 
     async def aclose(self) -> None:
         if self._client is not None:
             await self._client.close()
             self._client = None
+
+
+class _NoAnswer(Exception):
+    """A reply that arrived but carries no usable answer; retried like a failed request."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def reply_problem(resp: Any) -> str | None:
+    """Why a chat-completion reply carries no usable answer, or None when it does.
+
+    An empty string is an answer only when the model really returned it and said it had finished
+    (``finish_reason: stop``); every other empty reply is a failure to be retried, never an answer.
+    """
+    choices = getattr(resp, "choices", None)
+    if not choices:
+        return "the reply has no choices"
+    choice = choices[0]
+    reason = getattr(choice, "finish_reason", None)
+    if reason == "content_filter":
+        return "the endpoint's content filter withheld the answer (finish_reason: content_filter)"
+    message = getattr(choice, "message", None)
+    content = getattr(message, "content", None)
+    if not isinstance(content, str):
+        return f"the reply has no content (content: null, finish_reason: {reason})"
+    if content == "" and reason != "stop":
+        return f"the reply is empty (finish_reason: {reason})"
+    return None
+
+
+def scrub(text: str, secret: str | None) -> str:
+    """``text`` with the secret, and any piece of 4 or more of its first characters, replaced by ``***``.
+
+    The piece matters when something upstream cut the text inside the key (an endpoint that echoes
+    the Authorization header into a truncated message).
+    """
+    if not secret or len(secret) < 4:
+        return text
+    text = text.replace(secret, "***")
+    start = text.find(secret[:4])
+    while start >= 0:
+        end = start + 4
+        while end < len(text) and end - start < len(secret) and text[end] == secret[end - start]:
+            end += 1
+        text = text[:start] + "***" + text[end:]
+        start = text.find(secret[:4], start + 3)
+    return text
 
 
 @contextlib.asynccontextmanager
@@ -400,14 +486,15 @@ async def connected(llms: Sequence[LLM]) -> AsyncIterator[None]:
             await llm.aclose()
 
 
-def _brief(e: Exception) -> str:
-    """The endpoint's own error message, on one line and short."""
+def _brief(e: Exception, secret: str | None = None) -> str:
+    """The endpoint's own error message, on one line and short; the secret is scrubbed before the cut,
+    so the cut cannot leave a piece of it."""
     body = getattr(e, "body", None)
     text = None
     if isinstance(body, dict):
         inner = body.get("error")
         text = body.get("message") or (inner.get("message") if isinstance(inner, dict) else inner)
-    text = " ".join(str(text or getattr(e, "message", None) or e).split())
+    text = scrub(" ".join(str(text or getattr(e, "message", None) or e).split()), secret)
     return text[:300]
 
 
