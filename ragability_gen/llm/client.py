@@ -415,8 +415,10 @@ class LLM:
             raise LLMError(f"{self.spec.alias}: timed out after {self.spec.timeout:g} s, "
                            f"{self.spec.max_retries} retries") from None
         except openai.APIConnectionError as e:
-            raise LLMError(self._scrub(f"{self.spec.alias}: cannot connect to {self.spec.base_url} after "
-                                       f"{self.spec.max_retries} retries: {_brief(e, self._secret)}")) from None
+            # an endpoint that has never answered in this run is down or mistyped: stop, as for a refused key
+            error = LLMError if self.usage.http_status else LLMSetupError
+            raise error(self._scrub(f"{self.spec.alias}: cannot connect to {self.spec.base_url} after "
+                                    f"{self.spec.max_retries} retries: {_brief(e, self._secret)}")) from None
 
     async def aclose(self) -> None:
         if self._client is not None:

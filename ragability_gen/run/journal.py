@@ -13,6 +13,7 @@ over a lock a killed process left can say so.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -75,7 +76,8 @@ class Journal:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(header + "\n", encoding="utf-8")
                 self.created = True
-            self._fh = open(path, "ab")  # noqa: SIM115 - kept open for the run's appends
+            # unbuffered: each line is one write, so nothing is left to flush (and fail) at close
+            self._fh = open(path, "ab", buffering=0)  # noqa: SIM115 - kept open for the run's appends
             self._reader = open(path, "rb")  # noqa: SIM115
         except OSError as e:
             raise OutputError(f"{path}: cannot write the run's journal: {e.strerror or e}") from None
@@ -128,8 +130,9 @@ class Journal:
     def append(self, rec: dict[str, Any]) -> None:
         try:
             offset = self._fh.tell()
-            self._fh.write(json.dumps(rec, ensure_ascii=False).encode() + b"\n")
-            self._fh.flush()
+            line = json.dumps(rec, ensure_ascii=False).encode() + b"\n"
+            if self._fh.write(line) != len(line):
+                raise OSError(28, "a line was cut short: is the disk full?")
         except OSError as e:
             raise OutputError(f"{self.path}: cannot write the run's journal: {e.strerror or e}") from None
         self._note(rec, offset)
@@ -140,8 +143,9 @@ class Journal:
         return rec
 
     def close(self) -> None:
-        self._fh.close()
-        self._reader.close()
+        for fh in (self._fh, self._reader):
+            with contextlib.suppress(OSError):
+                fh.close()
 
     def remove(self) -> None:
         self.close()
@@ -188,4 +192,6 @@ class OutputLock:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        # Removed while still held: filelock sees a contender that opened the old file and retries.
+        self.path.unlink(missing_ok=True)
         self._lock.release()
