@@ -253,20 +253,32 @@ def _error_blocks(report: Report) -> list[_Block]:
     return blocks
 
 
+# Every character that can start Markdown or HTML markup inside a line: emphasis, code, links and images,
+# raw HTML and entities, table cells, strikethrough, heading closers.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>&|~#!])")
+
+
+def md_text(text: str) -> str:
+    """Text from the data (model names, tags, prompt ids, metrics, errors) made inert in Markdown: each
+    markup character backslash-escaped (CommonMark shows it as itself), line breaks turned to spaces,
+    so ``<script>`` or ``![x](y)`` in a model's name is shown, never rendered."""
+    return _MD_SPECIAL.sub(r"\\\1", text.replace("\r", " ").replace("\n", " "))
+
+
 def _md_cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+    return md_text(text)
 
 
 def to_markdown(blocks: Sequence[_Block]) -> str:
-    """The report as GitHub-flavoured Markdown; charts are images in ``charts/``."""
+    """The report as GitHub-flavoured Markdown; charts are images in ``charts/``. All text is escaped."""
     out: list[str] = []
     for b in blocks:
         if b.kind in ("h1", "h2", "h3"):
-            out.append("#" * int(b.kind[1]) + " " + b.text)
+            out.append("#" * int(b.kind[1]) + " " + md_text(b.text))
         elif b.kind == "p":
-            out.append(b.text)
+            out.append(md_text(b.text))
         elif b.kind == "chart":
-            out.append(f"![{b.text}](charts/{b.name}.svg)")
+            out.append(f"![{md_text(b.text)}](charts/{b.name}.svg)")
         else:
             lines = ["| " + " | ".join(_md_cell(h) for h in b.header) + " |", "|" + " --- |" * len(b.header)]
             lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in b.rows]
