@@ -50,7 +50,9 @@ def hostile_checked(tmp_path: Path) -> Path:
 
 
 def test_md_text_escapes_every_markup_character() -> None:
-    assert md_text("<b>*x*</b>|[y](z)\n") == "\\<b\\>\\*x\\*\\</b\\>\\|\\[y\\](z) "
+    assert md_text("<b>*x*</b>|[y](z)\n") == "\\<b\\>\\*x\\*\\</b\\>\\|[y\\](z) "
+    assert md_text("q_no_context _u_ [86.2, 100.0] ![i][r] [d]: u") == \
+        "q_no_context \\_u\\_ [86.2, 100.0] ![i\\][r] [d\\]: u"
 
 
 def test_hostile_strings_are_shown_not_rendered(cli: Any, tmp_path: Path) -> None:

@@ -253,16 +253,18 @@ def _error_blocks(report: Report) -> list[_Block]:
     return blocks
 
 
-# Every character that can start Markdown or HTML markup inside a line: emphasis, code, links and images,
-# raw HTML and entities, table cells, strikethrough, heading closers.
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>&|~#!])")
+# What can start Markdown or HTML markup inside a line: emphasis (``*``, and ``_`` at a word's edge; inside
+# a word it is inert), code, raw HTML and entities, table cells, strikethrough, headings' closers, and the
+# ``](``, ``][``, ``]:`` that make a link, an image or a link definition (so ``[`` and ``!`` can stay as
+# they are, and figures such as "[86.2, 100.0]" read as before).
+_MD_SPECIAL = re.compile(r"[\\`*<>&|~#]|(?<!\w)_|_(?!\w)|\](?=[(\[:])")
 
 
 def md_text(text: str) -> str:
     """Text from the data (model names, tags, prompt ids, metrics, errors) made inert in Markdown: each
     markup character backslash-escaped (CommonMark shows it as itself), line breaks turned to spaces,
     so ``<script>`` or ``![x](y)`` in a model's name is shown, never rendered."""
-    return _MD_SPECIAL.sub(r"\\\1", text.replace("\r", " ").replace("\n", " "))
+    return _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), text.replace("\r", " ").replace("\n", " "))
 
 
 def _md_cell(text: str) -> str:
@@ -278,7 +280,8 @@ def to_markdown(blocks: Sequence[_Block]) -> str:
         elif b.kind == "p":
             out.append(md_text(b.text))
         elif b.kind == "chart":
-            out.append(f"![{md_text(b.text)}](charts/{b.name}.svg)")
+            alt = md_text(b.text.replace("[", "(").replace("]", ")"))  # inside link text every bracket counts
+            out.append(f"![{alt}](charts/{b.name}.svg)")
         else:
             lines = ["| " + " | ".join(_md_cell(h) for h in b.header) + " |", "|" + " --- |" * len(b.header)]
             lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in b.rows]
