@@ -140,7 +140,8 @@ def test_small_group_hand_computed(report: Any) -> None:
 
 def test_default_breakdowns_follow_the_suite_tags(report: Any) -> None:
     assert [t.name for t in report.tables] == ["overall", "pid", "ctx", "hint", "reasoning", "annotation", "expect",
-                                               "task", "contradiction"]
+                                               "task", "contradiction", "answerable", "contexts", "kind_context",
+                                               "kind_hint"]
     groups = [r.group[0] for r in report.table("ctx").rows if r.metric == "correct_answer_all" and r.llm == "alpha"]
     assert groups == ["ctx_1", "ctx_1+2", "ctx_1+2+3+4", "ctx_1+3", "ctx_2", "ctx_2+1", "ctx_3+1", "ctx_none"]
     hint = {r.group[0]: r.n for r in report.table("hint").rows if r.metric == "correct_answer_all" and r.llm == "alpha"}
@@ -247,11 +248,12 @@ def test_eval_command_writes_the_report(cli: Any, records: list[dict[str, Any]],
     assert lines[0] == ("evaluated 924 records (462 items, 2 LLMs), 924 checks: 910 results, 10 query errors, "
                         "4 check errors")
     assert "  refusal_not_answerable        beta   97.8% [93.8, 99.3] n=137 (10 query + 4 check errors)" in lines
-    assert lines[-1] == "wrote 17 files to run.checked-report: report.html, report.md, 10 TSV tables, 5 charts"
+    assert lines[-1] == "wrote 21 files to run.checked-report: report.html, report.md, 14 TSV tables, 5 charts"
     out = tmp_path / "run.checked-report"
     assert sorted(p.name for p in out.iterdir()) == [
-        "annotation.tsv", "charts", "contradiction.tsv", "ctx.tsv", "errors.tsv", "expect.tsv", "hint.tsv",
-        "overall.tsv", "pid.tsv", "reasoning.tsv", "report.html", "report.md", "task.tsv"]
+        "annotation.tsv", "answerable.tsv", "charts", "contexts.tsv", "contradiction.tsv", "ctx.tsv", "errors.tsv",
+        "expect.tsv", "hint.tsv", "kind_context.tsv", "kind_hint.tsv", "overall.tsv", "pid.tsv", "reasoning.tsv",
+        "report.html", "report.md", "task.tsv"]
     pid = read_table(out / "pid.tsv")
     assert pid.header == ["pid", "llm", "metric", "kind", "stat", "value", "ci_low", "ci_high", "count", "n",
                           "query_errors", "check_errors"]
@@ -459,3 +461,24 @@ def test_huge_breakdowns_are_cut_in_the_report_not_in_the_tsv(records: list[dict
     notes = re.findall(r"Showing the first 100 of (\d+) groups; qid.tsv has them all.", md)
     assert notes == ["462", "151", "149", "162"]  # one per metric: all items, refusal, answer, identification
     assert len(read_table(tmp_path / "rep" / "qid.tsv").rows) == 462 * 2  # every item counts for two metrics
+
+
+def test_a_single_tag_breakdown_has_the_tag_absent_group(records: list[dict[str, Any]]) -> None:
+    """python-ragability's --by_tags TAG: the items with the tag against those without (TAG:no)."""
+    report = evaluate_checked(records, by_tags=["hint", "kind_*_q+h"], by_fields=["none"])
+    n = {r.group[0]: r.n for r in report.table("hint").rows if r.metric == "correct_answer_all" and r.llm == "alpha"}
+    assert n == {"hint": 114, "hint:no": 348}
+    wild = {r.group[0] for r in report.table("kind_*_q+h").rows}
+    assert wild == {"kind_2contexts_q+h", "kind_4contexts_q+h", "(none)"}  # a pattern keeps (none)
+
+
+def test_default_groups_match_a_python_ragability_suite(records: list[dict[str, Any]]) -> None:
+    """Items tagged only as python-ragability's converter tags them still get default breakdowns."""
+    theirs = copy.deepcopy(records)
+    for r in theirs:
+        r["tags"] = ", ".join(t for t in r["tags"].split(", ") if t.startswith("kind_") or t.endswith("answerable"))
+    report = evaluate_checked(theirs)
+    assert [t.name for t in report.tables] == ["overall", "pid", "answerable", "contexts", "kind_context", "kind_hint"]
+    n = {r.group[0]: r.n for r in report.table("answerable").rows
+         if r.metric == "correct_answer_all" and r.llm == "alpha"}
+    assert set(n) == {"answerable", "not_answerable"} and sum(n.values()) == 462

@@ -407,7 +407,8 @@ def _tabulate(b: Breakdown, agg: dict[tuple[Any, ...], _Cell], report: Report, i
                 target = cells[(group, llm, metric)] = _Cell()
             target.merge(cell)
     groups = {g for g, _, _ in cells}
-    unmatched = next((p for i, p in enumerate(b.parts) if all(g[i] == NONE for g in groups)), None)
+    unmatched = next((p for i, p in enumerate(b.parts)
+                      if all(g[i] == (p.absent if isinstance(p, TagPart) else NONE) for g in groups)), None)
     order = sorted(groups, key=lambda g: tuple(p.sort_key(v) for p, v in zip(b.parts, g, strict=True)))
     rows = [row for metric, kind in report.metrics.items() for g in order for llm in report.llms
             if (g, llm, metric) in cells
