@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from ragability_gen.evaluate import check_report_dir, evaluate_checked, summary_
 from ragability_gen.evaluate.export import export_tsv
 from ragability_gen.generate.core import generate_file
 from ragability_gen.llm.client import default_cache_path
-from ragability_gen.llm.config import open_llms
+from ragability_gen.llm.config import ConfigWarning, config_prompts, open_llms
 from ragability_gen.run.core import COMPAT_MODES, RunSummary, check_results, query_suite
 from ragability_gen.substitute import ENTITY_TYPES, substitute_file
 
@@ -101,8 +102,26 @@ def llm_settings(kw: dict[str, Any]) -> dict[str, Any]:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ragability-gen")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Build and run test suites for LLMs facing contradicting passages."""
+    # settings that have no effect are said once per use, as one "warning:" line
+    show = warnings.showwarning
+    filters = warnings.filters[:]
+
+    def warning_line(message, category, *args, **kw):  # type: ignore[no-untyped-def]
+        if issubclass(category, ConfigWarning):
+            click.echo(f"warning: {message}", err=True)
+        else:
+            show(message, category, *args, **kw)
+
+    def restore() -> None:
+        warnings.showwarning = show
+        warnings.filters[:] = filters  # type: ignore[index]
+
+    warnings.simplefilter("always", ConfigWarning)
+    warnings.showwarning = warning_line
+    ctx.call_on_close(restore)
 
 
 @main.command()
@@ -298,8 +317,9 @@ def query(suite: Path, output: Path, llms: tuple[str, ...], prompts: Path | None
     An interrupted run continues where it stopped when started again with the same command.
     """
     settings = llm_settings(kw)
-    _run_stage(quiet, "query", lambda bar: query_suite(suite, output, open_llms(llms, **settings),
-                                                        prompts=prompts, progress=bar, restart=restart))
+    _run_stage(quiet, "query", lambda bar: query_suite(
+        suite, output, open_llms(llms, **settings), prompts=prompts, progress=bar, restart=restart,
+        more_prompts=config_prompts(settings["config"]) if settings["config"] else ()))
 
 
 @main.command()
@@ -327,7 +347,8 @@ def check(results: Path, output: Path, checker: str | None, prompts: Path | None
         if checker or settings["config"]:
             model = open_llms([checker] if checker else [], **settings)[0]
         return check_results(results, output, model, prompts=prompts, progress=bar, restart=restart,
-                             compat=compat)
+                             compat=compat,
+                             more_prompts=config_prompts(settings["config"]) if settings["config"] else ())
 
     _run_stage(quiet, "check", body)
 

@@ -365,3 +365,44 @@ def test_refused_credentials_stop_the_run_and_keep_the_journal(cli: Any, small_s
     assert not out.exists()
     journal = tmp_path / "res.jsonl.partial"
     assert journal.read_bytes().count(b"\n") == 1 + 30  # the results before the refusal are kept for a restart
+
+
+def test_python_ragability_config_in_yaml_with_llms_wrapper_settings_and_prompts(cli: Any, tmp_path: Path) -> None:
+    suite = tmp_path / "two.jsonl"
+    suite.write_text("".join(json.dumps({"qid": f"q{i}", "query": f"Question {i}?", "pids": ["cfg_q"], "checks": []})
+                             + "\n" for i in (1, 2)))
+    cfg = tmp_path / "exp.yaml"
+    with ScriptedServer(lambda body: "an answer") as server:
+        cfg.write_text(f"""
+llms:
+  - llm: local/a
+    alias: smol
+    api_base: {server.base_url}
+    max_output_tokens: 50
+    max_input_tokens: 4000
+    via_streaming: true
+    user_env: SOME_USER
+    password_env: SOME_PASSWORD
+prompts:
+  - pid: cfg_q
+    user: "Q: ${{query}}"
+""")
+        r = cli("query", suite, "-o", tmp_path / "res.jsonl", "--config", cfg, "-q")
+    assert r.exit_code == 0, r.output
+    where = f"{cfg}: llms/0 (smol)"
+    assert r.output.splitlines() == [
+        f"warning: {where}: max_input_tokens has no effect: prompts are sent whole; an endpoint that finds one too "
+        "long answers with an error",
+        f"warning: {where}: via_streaming has no effect: replies are read whole, not streamed",
+        f"warning: {where}: user_env has no effect: this tool sends no user name (only an API key, from api_key_env)",
+        f"warning: {where}: password_env has no effect: this tool sends no password (only an API key, from "
+        "api_key_env)",
+    ]
+    assert sorted(rq.body["messages"][0]["content"] for rq in server.requests) == ["Q: Question 1?", "Q: Question 2?"]
+    assert {rq.body["max_tokens"] for rq in server.requests} == {50}
+    assert [(rec["llm"], rec["response"]) for rec in read_records(tmp_path / "res.jsonl")] == [
+        ("smol", "an answer"), ("smol", "an answer")]
+    cfg.write_text("llms:\n  - llm: local/a\n    api_base: [unclosed\n")
+    r = cli("query", suite, "-o", tmp_path / "res.jsonl", "--config", cfg)
+    assert (r.exit_code, r.output) == (1, f"error: {cfg}: line 4, column 1: expected ',' or ']', but got '<stream "
+                                          "end>'\n")

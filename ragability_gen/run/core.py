@@ -16,6 +16,8 @@ answer is never an answer: it is retried, then recorded as an error and retried 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -104,15 +106,26 @@ def _settings(spec: LLMSpec) -> dict[str, Any]:
             "structured_output": spec.structured_output}
 
 
-def _prompts(path: Path | None, beside: Path) -> tuple[dict[str, dict[str, Any]], Path | None]:
+def _prompts(path: Path | None, beside: Path,
+             more: Sequence[dict[str, Any]] = ()) -> tuple[dict[str, dict[str, Any]], Path | None, dict[str, Any]]:
     """The prompt file given, else the one ``convert`` wrote beside the suite: ``demo.hjson`` ->
-    ``demo.prompts.hjson``, also found from results named after the suite (``demo.results.jsonl``)."""
+    ``demo.prompts.hjson``, also found from results named after the suite (``demo.results.jsonl``);
+    plus ``more`` prompts (a config's ``prompts``). Returns the prompts by id, the file, and their fingerprint.
+
+    Raises:
+        SpecError: a prompt id given both in the file and in ``more``.
+    """
     if path is None:
         guesses = [prompts_path_for(beside), beside.with_name(beside.name.split(".")[0] + ".prompts.hjson")]
         path = next((g for g in guesses if g.is_file()), None)
-    if path is None:
-        return {}, None
-    return {p["pid"]: p for p in load_prompts(path)}, path
+    found = {p["pid"]: p for p in load_prompts(path)} if path is not None else {}
+    if twice := sorted(p["pid"] for p in more if p["pid"] in found):
+        raise SpecError(f"prompt ids given both in {path} and in the config: {', '.join(twice)}")
+    found.update({p["pid"]: p for p in more})
+    digest = {"prompts": file_digest(path) if path else None}
+    if more:
+        digest["config prompts"] = hashlib.sha256(json.dumps(list(more), sort_keys=True).encode()).hexdigest()
+    return found, path, digest
 
 
 def _scan(source: RecordSource, prompts: dict[str, dict[str, Any]], prompts_path: Path | None,
@@ -220,7 +233,8 @@ def _finish(output: Path, fingerprint: dict[str, Any], restart: bool, summary: R
 
 
 def query_suite(suite: str | Path, output: str | Path, llms: Sequence[LLM], *, prompts: str | Path | None = None,
-                progress: Progress | None = None, restart: bool = False) -> RunSummary:
+                progress: Progress | None = None, restart: bool = False,
+                more_prompts: Sequence[dict[str, Any]] = ()) -> RunSummary:
     """Send every item x prompt id x testee LLM of ``suite``; write the results to ``output``.
 
     Args:
@@ -230,6 +244,7 @@ def query_suite(suite: str | Path, output: str | Path, llms: Sequence[LLM], *, p
         prompts: the prompt file (default: the ``<stem>.prompts.hjson`` beside the suite).
         progress: called with the running summary after each batch of results.
         restart: discard a journal left by an unfinished run over other inputs or settings.
+        more_prompts: prompts besides the prompt file's (a config's ``prompts``, as python-ragability allows).
 
     Raises:
         SchemaError: the suite is invalid or names prompts the prompt file lacks (nothing is sent).
@@ -238,13 +253,13 @@ def query_suite(suite: str | Path, output: str | Path, llms: Sequence[LLM], *, p
         Interrupted: Ctrl-C; the journal is kept and the same command resumes.
     """
     suite, output = Path(suite), Path(output)
-    prompt_map, prompts_path = _prompts(Path(prompts) if prompts else None, suite)
+    prompt_map, prompts_path, prompts_digest = _prompts(Path(prompts) if prompts else None, suite, more_prompts)
     source = RecordSource(suite)
     checks = _scan(source, prompt_map, prompts_path, results=False)
     summary = RunSummary(records=checks.count, llms={llm.spec.alias: llm for llm in llms})
     if note := checks.repeats_line():
         summary.notes.append(note)
-    fingerprint = {"suite": file_digest(suite), "prompts": file_digest(prompts_path) if prompts_path else None,
+    fingerprint = {"suite": file_digest(suite), **prompts_digest,
                    **{f"llm {llm.spec.alias}": _settings(llm.spec) for llm in llms}}
 
     def pids(item: dict[str, Any]) -> list[str]:
@@ -302,7 +317,7 @@ def _asker(llm: LLM, item: dict[str, Any], qid: str, pid: str,
 
 def check_results(results: str | Path, output: str | Path, checker: LLM | None, *,
                   prompts: str | Path | None = None, progress: Progress | None = None, restart: bool = False,
-                  compat: str | None = None) -> RunSummary:
+                  compat: str | None = None, more_prompts: Sequence[dict[str, Any]] = ()) -> RunSummary:
     """Check every result of a query run; write the checked results to ``output``.
 
     Checks with a prompt id (or a query) send the filled checker prompt to ``checker`` and apply the check
@@ -322,7 +337,7 @@ def check_results(results: str | Path, output: str | Path, checker: LLM | None, 
     if compat is not None and compat not in COMPAT_MODES:
         raise SpecError(f"unknown compatibility mode {compat!r} (use {', '.join(COMPAT_MODES)})")
     results, output = Path(results), Path(output)
-    prompt_map, prompts_path = _prompts(Path(prompts) if prompts else None, results)
+    prompt_map, prompts_path, prompts_digest = _prompts(Path(prompts) if prompts else None, results, more_prompts)
     source = RecordSource(results)
     checks = _scan(source, prompt_map, prompts_path, results=True)
     summary = RunSummary(records=checks.count, llms={checker.spec.alias: checker} if checker else {})
@@ -332,7 +347,7 @@ def check_results(results: str | Path, output: str | Path, checker: LLM | None, 
         summary.notes.append(f"replies read as {compat} reads them (--compat {compat})")
     if checker is None and checks.needs_checker:
         raise SpecError(f"{results}: some checks ask a checker model: give one with --checker MODEL")
-    fingerprint = {"results": file_digest(results), "prompts": file_digest(prompts_path) if prompts_path else None,
+    fingerprint = {"results": file_digest(results), **prompts_digest,
                    "checker": {"alias": checker.spec.alias, **_settings(checker.spec)} if checker else None,
                    "compat": compat}
 
