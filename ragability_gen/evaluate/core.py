@@ -19,6 +19,7 @@ from typing import Any
 
 from ragability_gen.checkfuncs import CHECKS, CheckFunc
 from ragability_gen.core.fileio import RecordSource
+from ragability_gen.core.validate import repeat_qid
 from ragability_gen.errors import InputError
 
 from . import stats
@@ -107,6 +108,8 @@ class Report:
     labels: dict[str, list[str]]
     errors: list[CheckError]
     tables: list[Table] = field(default_factory=list)
+    #: records whose qid, pid and llm repeat an earlier record's: counted as ``QID#2``, ``QID#3``, ...
+    repeated: list[str] = field(default_factory=list)
 
     @property
     def llms(self) -> list[str]:
@@ -228,6 +231,7 @@ def _aggregate(records: Iterable[Mapping[str, Any]], source: str,
     metric_funcs: dict[str, set[str]] = {}
     per_llm: dict[str, LLMSummary] = {}
     seen: dict[tuple[str, str, str], int] = {}
+    repeats: dict[tuple[str, str, str], int] = {}
     errors: list[CheckError] = []
     qids: set[str] = set()
     n_records = 0
@@ -242,9 +246,11 @@ def _aggregate(records: Iterable[Mapping[str, Any]], source: str,
         llm, pid, tags, qerr = rec["llm"], rec.get("pid", ""), rec.get("tags", ""), rec.get("error") or ""
         if "pid" in rec:  # without a pid, one item asked with two prompts legitimately repeats
             key = (qid, pid, llm)
-            if key in seen:
-                probs.add(i, qid, "", f"same qid, pid and llm as item {seen[key]} (results counted twice?)")
-            seen[key] = i
+            if key in seen:  # python-ragability's converter repeats qids: counted as QID#2, ... and named
+                repeats[key] = repeats.get(key, 1) + 1
+                qid = repeat_qid(qid, repeats[key])
+            else:
+                seen[key] = i
         qids.add(qid)
         summary = per_llm.get(llm)
         if summary is None:
@@ -295,7 +301,8 @@ def _aggregate(records: Iterable[Mapping[str, Any]], source: str,
     if not metric_kind:
         raise InputError(f"{source}: no check names a metric (field metrics): nothing to evaluate")
     labels = {m: _labels(funcs, agg, m) for m, funcs in metric_funcs.items() if metric_kind[m] == "multiclass"}
-    return agg, Report(source, n_records, len(qids), per_llm, metric_kind, labels, errors)
+    return agg, Report(source, n_records, len(qids), per_llm, metric_kind, labels, errors,
+                       repeated=sorted({k[0] for k in repeats}))
 
 
 def _record_problems(rec: Mapping[str, Any]) -> list[tuple[str, str]]:

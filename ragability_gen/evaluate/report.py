@@ -214,6 +214,10 @@ def summary_lines(report: Report) -> list[str]:
     t = report.totals
     out = [f"evaluated {report.records} records ({report.items} items, {len(report.llms)} LLMs), {t.checks} checks: "
            f"{t.results} results, {t.query_errors} query errors, {t.check_errors} check errors"]
+    if report.repeated:
+        names = ", ".join(report.repeated[:5]) + (", ..." if len(report.repeated) > 5 else "")
+        out.append(f"  {len(report.repeated)} qids occur more than once with the same pid and llm ({names}); each "
+                   "repeat is counted as a record of its own (QID#2, QID#3, ...)")
     width = max((len(m) for m in report.metrics), default=0)
     lwidth = max((len(llm) for llm in report.llms), default=0)
     by: dict[tuple[str, str], list[StatRow]] = {}
@@ -234,7 +238,9 @@ def _summary(report: Report) -> str:
             f"{', '.join(report.llms)}), {t.checks} checks, {t.results} with a result, "
             f"{t.query_errors + t.check_errors} without ({t.query_errors} query errors, {t.check_errors} check "
             "errors). Metrics: "
-            + ", ".join(f"{m} ({k})" for m, k in report.metrics.items()) + ".")
+            + ", ".join(f"{m} ({k})" for m, k in report.metrics.items()) + "."
+            + (f" {len(report.repeated)} qids occur more than once with the same pid and llm (as python-ragability's "
+               "converter writes them); each repeat is counted as a record of its own." if report.repeated else ""))
 
 
 def _error_blocks(report: Report) -> list[_Block]:

@@ -273,13 +273,21 @@ def _main() -> None:
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each reply")
     parser.add_argument("--fail-rate", type=float, default=0.0, help="share of requests answered 429/500/late")
     parser.add_argument("--timeout-delay", type=float, default=0.0, help="delay of 'late' failures (0: none)")
+    parser.add_argument("--faults", type=float, default=0.0,
+                        help="share of requests answered with a fault of every kind real endpoints send "
+                             "(see FAULT_KINDS)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the fault schedule")
     args = parser.parse_args()
 
     def respond(body: dict[str, Any]) -> Reply:
         text = user_text(body)
         return Reply(f"Answer about: {text[-60:]}", delay=args.latency)
 
-    responder = flaky(respond, args.fail_rate, timeout_delay=args.timeout_delay) if args.fail_rate else respond
+    responder: Responder = respond
+    if args.fail_rate:
+        responder = flaky(respond, args.fail_rate, seed=args.seed, timeout_delay=args.timeout_delay)
+    elif args.faults:
+        responder = faulty(respond, args.faults, seed=args.seed)
     server = ScriptedServer(responder, port=args.port, record=False).start()
     print(server.base_url, flush=True)
     stop = threading.Event()
