@@ -278,7 +278,7 @@ def test_bad_input(cli: Any, suite: Path, tmp_path: Path, monkeypatch: pytest.Mo
             "--api-key-env", "NOT_SET_KEY")
     assert (r.exit_code, r.output) == (1, "error: local/a: the API key variable NOT_SET_KEY is not set in the "
                                           "environment\n")
-    assert not out.exists()
+    assert not out.exists() and not Path(f"{out}.partial").exists() and not Path(f"{out}.lock").exists()
     r = cli("query", suite, "-o", out, "--llm", "mymodel")
     assert r.exit_code == 1 and r.output.startswith("error: mymodel: no endpoint: give --base-url")
     r = cli("query", suite, "-o", out)

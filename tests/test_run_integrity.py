@@ -333,3 +333,16 @@ def test_repeated_qids_from_python_ragability_run_under_a_suffix(cli: Any, suite
                 "--base-url", server.base_url, "--prompts", tmp_path / "s.prompts.hjson")
     assert r.exit_code == 0, r.output
     assert cli("eval", tmp_path / "chk.jsonl", "-o", tmp_path / "rep-report").exit_code == 0
+
+
+def test_our_converter_never_repeats_a_qid(suite: Path, tmp_path: Path) -> None:
+    items = read_records(tmp_path / "demo.hjson")
+    assert len({it["qid"] for it in items}) == len(items) == 462
+
+
+def test_an_output_that_cannot_be_written_is_one_error(cli: Any, suite: Path, tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("not a folder")
+    out = tmp_path / "afile" / "out.jsonl"
+    with ScriptedServer(answer) as server:
+        r = cli("query", suite, "-o", out, "--llm", "local/a", "--base-url", server.base_url)
+    assert (r.exit_code, r.output) == (1, f"error: {out}.lock: cannot take the output's lock: File exists\n")
