@@ -31,6 +31,7 @@ from typing import Any
 import jsonschema
 
 from ragability_gen.errors import LLMError, LLMSetupError
+from ragability_gen.llm.replies import NoAnswer, brief, reply_problem, scrub
 
 Message = dict[str, str]
 
@@ -362,11 +363,11 @@ class LLM:
             async with self._sem:
                 try:
                     resp = await self._create(client, messages, fmt)
-                except _NoAnswer as e:
+                except NoAnswer as e:
                     resp, problem = e, e.reason
             if resp is None:
                 return None
-            if not isinstance(resp, _NoAnswer):
+            if not isinstance(resp, NoAnswer):
                 bad = reply_problem(resp)
                 if bad is None:
                     return resp
@@ -379,7 +380,7 @@ class LLM:
         try:
             return await self._create_raw(client, messages, fmt)
         except ValueError as e:  # a 200 whose body is not JSON (cut short, an HTML error page, ...)
-            raise _NoAnswer(f"the reply body is not a JSON chat completion ({e})") from None
+            raise NoAnswer(f"the reply body is not a JSON chat completion ({e})") from None
 
     async def _create_raw(self, client: Any, messages: Sequence[Message], fmt: dict[str, Any] | None) -> Any:
         import openai
@@ -402,14 +403,14 @@ class LLM:
         try:
             return await client.chat.completions.create(**kwargs)
         except openai.BadRequestError as e:
-            why = _brief(e, self._secret)
+            why = brief(e, self._secret)
             raise LLMError(self._scrub(f"{self.spec.alias}: request refused (HTTP 400): {why}")) from None
         except openai.APIStatusError as e:
             retried = e.status_code in (408, 409, 429) or e.status_code >= 500
             after = f" after {self.spec.max_retries} retries" if retried else ""
             # credentials refused or no such model/path: every request would fail the same way
             error = LLMSetupError if e.status_code in (401, 403, 404) else LLMError
-            why = _brief(e, self._secret)
+            why = brief(e, self._secret)
             raise error(self._scrub(f"{self.spec.alias}: HTTP {e.status_code}{after}: {why}")) from None
         except openai.APITimeoutError:
             raise LLMError(f"{self.spec.alias}: timed out after {self.spec.timeout:g} s, "
@@ -418,61 +419,12 @@ class LLM:
             # an endpoint that has never answered in this run is down or mistyped: stop, as for a refused key
             error = LLMError if self.usage.http_status else LLMSetupError
             raise error(self._scrub(f"{self.spec.alias}: cannot connect to {self.spec.base_url} after "
-                                    f"{self.spec.max_retries} retries: {_brief(e, self._secret)}")) from None
+                                    f"{self.spec.max_retries} retries: {brief(e, self._secret)}")) from None
 
     async def aclose(self) -> None:
         if self._client is not None:
             await self._client.close()
             self._client = None
-
-
-class _NoAnswer(Exception):
-    """A reply that arrived but carries no usable answer; retried like a failed request."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
-
-
-def reply_problem(resp: Any) -> str | None:
-    """Why a chat-completion reply carries no usable answer, or None when it does.
-
-    An empty string is an answer only when the model really returned it and said it had finished
-    (``finish_reason: stop``); every other empty reply is a failure to be retried, never an answer.
-    """
-    choices = getattr(resp, "choices", None)
-    if not choices:
-        return "the reply has no choices"
-    choice = choices[0]
-    reason = getattr(choice, "finish_reason", None)
-    if reason == "content_filter":
-        return "the endpoint's content filter withheld the answer (finish_reason: content_filter)"
-    message = getattr(choice, "message", None)
-    content = getattr(message, "content", None)
-    if not isinstance(content, str):
-        return f"the reply has no content (content: null, finish_reason: {reason})"
-    if content == "" and reason != "stop":
-        return f"the reply is empty (finish_reason: {reason})"
-    return None
-
-
-def scrub(text: str, secret: str | None) -> str:
-    """``text`` with the secret, and any piece of 4 or more of its first characters, replaced by ``***``.
-
-    The piece matters when something upstream cut the text inside the key (an endpoint that echoes
-    the Authorization header into a truncated message).
-    """
-    if not secret or len(secret) < 4:
-        return text
-    text = text.replace(secret, "***")
-    start = text.find(secret[:4])
-    while start >= 0:
-        end = start + 4
-        while end < len(text) and end - start < len(secret) and text[end] == secret[end - start]:
-            end += 1
-        text = text[:start] + "***" + text[end:]
-        start = text.find(secret[:4], start + 3)
-    return text
 
 
 @contextlib.asynccontextmanager
@@ -486,18 +438,6 @@ async def connected(llms: Sequence[LLM]) -> AsyncIterator[None]:
     finally:
         for llm in llms:
             await llm.aclose()
-
-
-def _brief(e: Exception, secret: str | None = None) -> str:
-    """The endpoint's own error message, on one line and short; the secret is scrubbed before the cut,
-    so the cut cannot leave a piece of it."""
-    body = getattr(e, "body", None)
-    text = None
-    if isinstance(body, dict):
-        inner = body.get("error")
-        text = body.get("message") or (inner.get("message") if isinstance(inner, dict) else inner)
-    text = scrub(" ".join(str(text or getattr(e, "message", None) or e).split()), secret)
-    return text[:300]
 
 
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
