@@ -72,7 +72,12 @@ VERDICTS = [
     ("No, I cannot tell from the passages.", "hedge", "verdict + refusal"),
     ("Yes, possibly.", "hedge", "verdict + hedge"), ("No, not sure.", "hedge", "verdict + hedge"),
     ("Yes, it depends on the date.", "hedge", "verdict + hedge"),
-    ("No, there is not enough information.", "hedge", "verdict + hedge"),
+    # a reason that describes the response or the passages is a reason, not a hedge (a SmolLM2 checker reply)
+    ("No, the response avoids giving one definite answer by stating that the question cannot be answered.", "no",
+     "a reason about the response, not the checker's doubt"),
+    ("Yes, the response says the passages do not give enough information.", "yes", "a reason about the response"),
+    ("No, there is not enough information.", "no", "a reason, not the checker's doubt"),
+    ("Yes, it is unclear which passage is right, so the response should say so.", "yes", "a reason"),
     # verdicts that disagree
     ("Yes and no.", "both", "both"), ("yes/no", "both", "both"), ("Yes or no?", "both", "both"),
     ("Yes. No.", "both", "both"), ("No, wait, yes.", "both", "both"), ("Yes.\nNo.", "both", "both"),

@@ -89,13 +89,14 @@ _LEADING = re.compile(r"^[\W_]*(" + _VERDICT + r")(?=$|\s*[.!?;:,)\]\"'\n/\u2013
 # A verdict standing alone as a clause ("Yes. ... No.", "yes and no", "yes/no", "No, wait, yes.").
 _STANDALONE = re.compile(r"(?:^|[.!?;:,\n/]|\band\b|\bor\b|\bbut\b)\s*[\"'(\[]*(" + _VERDICT
                          + r")[\"')\]]*(?=\s*(?:[.!?;:,\n/]|$))")
-# Hedges and refusals in the sentence that carries the verdict: "Yes it is impossible to say" is no verdict.
+# Hedges in the sentence that carries the verdict: "Yes it is impossible to say" is no verdict. Only the
+# checker's own doubt counts (first person, "hard to say", "maybe"): a reason that describes the response
+# ("No, the response says the question cannot be answered") is a reason, and checkers give it all the time.
 _HEDGE = re.compile(
-    r"\b(?:impossible|not possible|hard|difficult|unable) to (?:say|tell|determine|know|decide|answer)|"
-    r"\b(?:cannot|can't|can not|could not|couldn't) (?:be )?(?:say|tell|determine[ds]?|know|decide[ds]?|answer"
-    r"|confirm|verify|be sure)|\bnot (?:sure|certain|clear)\b|\bunsure\b|\bunclear\b|\buncertain\b|"
-    r"\bit depends\b|\bno idea\b|\bdon't know\b|\bdo not know\b|\bmaybe\b|\bperhaps\b|\bpossibly\b|"
-    r"\b(?:not enough|insufficient) (?:information|context|evidence)\b")
+    r"\b(?:impossible|not possible|hard|difficult) to (?:say|tell|decide)\b|"
+    r"\b(?:i|we) (?:cannot|can't|can not|could not|couldn't|am unable to|are unable to|don't|do not) "
+    r"(?:say|tell|determine|know|decide|answer|be sure)\b|\bnot (?:sure|certain)\b|\bunsure\b|"
+    r"\bit depends\b|\bno idea\b|\bmaybe\b|\bperhaps\b|\bpossibly\b")
 
 
 def _normalise(response: str) -> str:
