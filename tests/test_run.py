@@ -237,15 +237,17 @@ def test_interrupted_run_resumes_without_loss_or_duplicates(small_suite: Path, t
         finally:
             go.set()
         done_before = journal.read_bytes().count(b"\n") - 1
-        assert 49 - 3 <= done_before <= 49 and not (tmp_path / "cut.hjson").exists()
+        # 49 answered; at most 8 jobs run at once (2 x concurrency), so at least 42 were journalled
+        assert 42 <= done_before <= 49 and not (tmp_path / "cut.hjson").exists()
+        after_kill = len(server.requests)
         server.responder = scripted_testee
         second = run(tmp_path / "cut.hjson")
         assert second.wait(120) == 0, second.stderr.read() if second.stderr else ""
-        sent_after_kill = len(server.requests) - before
+        resent = len(server.requests) - after_kill
     assert (tmp_path / "cut.hjson").read_bytes() == (tmp_path / "whole.hjson").read_bytes()
     assert not journal.exists()
-    # only the requests in flight at the kill (at most 4) were sent twice
-    assert 120 <= sent_after_kill <= 120 + 4
+    assert after_kill - before >= 50  # the killed run got as far as the held request
+    assert resent == 120 - done_before  # the restart asks exactly what the journal lacks
 
 
 def test_api_key_never_written(cli: Any, suite: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -186,10 +186,13 @@ def test_a_lock_left_by_a_killed_run_is_taken_over(cli: Any, suite: Path, tmp_pa
         finally:
             gate.go.set()
         assert Path(f"{out}.lock").read_text().split() == [str(first.pid)]
+        # 4 answered; the 4th may not be journalled yet when the 5th is sent (two jobs run at once)
+        kept = Path(f"{out}.partial").read_bytes().count(b"\n") - 1
+        assert kept in (3, 4)
         r = cli(*args)
     assert r.exit_code == 0, r.output
     assert r.output.splitlines()[:2] == [
-        "40 records, 40 jobs: 4 done by an earlier run, 36 done now",
+        f"40 records, 40 jobs: {kept} done by an earlier run, {40 - kept} done now",
         f"  took over the lock left by process {first.pid}, which is no longer running"]
     assert len(read_records(out)) == 40 and not Path(f"{out}.lock").exists()
 
@@ -206,8 +209,10 @@ def test_ctrl_c_says_what_was_kept_and_how_to_resume(suite: Path, tmp_path: Path
             _, err = proc.communicate(timeout=120)
         finally:
             gate.go.set()
-    assert (proc.returncode, err) == (1, f"error: interrupted: 4 results are kept in {out}.partial; run the same "
-                                         "command again to resume\n")
+    kept = Path(f"{out}.partial").read_bytes().count(b"\n") - 1
+    assert kept in (3, 4)  # 4 answered; the 4th may not be journalled yet when the 5th is sent
+    assert (proc.returncode, err) == (1, f"error: interrupted: {kept} results are kept in {out}.partial; run the "
+                                         "same command again to resume\n")
     assert not out.exists() and Path(f"{out}.partial").exists()
 
 
