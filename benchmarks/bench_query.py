@@ -211,7 +211,7 @@ def failures(folder: Path, items: int) -> bool:
                          config=cfg)
     stats = server.stop()
     check_results(folder / "flaky.jsonl", items)
-    m = re.search(r"(\d+) HTTP requests \((\d+) retries; errors: (\d+)x429, (\d+)x500, (\d+) unanswered\)", err)
+    m = re.search(r"(\d+) HTTP requests \((\d+) retries; errors: (\d+)x429, (\d+)x500, (\d+) unanswered[,)]", err)
     assert m, err
     sent, retries, e429, e500, late = map(int, m.groups())
     inj = stats["injected"]

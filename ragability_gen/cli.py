@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,9 +20,9 @@ from ragability_gen.evaluate import check_report_dir
 from ragability_gen.evaluate.files import eval_file, export_file
 from ragability_gen.generate.core import GenerationShortfall, generate_file
 from ragability_gen.llm.client import default_cache_path
-from ragability_gen.llm.config import open_llms
+from ragability_gen.llm.config import ConfigWarning, config_prompts, open_llms
 from ragability_gen.run.batch import collect_batch, submit_batch, write_batch
-from ragability_gen.run.core import RunSummary, check_results, query_suite
+from ragability_gen.run.core import COMPAT_MODES, RunSummary, check_results, query_suite
 from ragability_gen.substitute import ENTITY_TYPES, substitute_file
 
 
@@ -102,8 +103,26 @@ def llm_settings(kw: dict[str, Any]) -> dict[str, Any]:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ragability-gen")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Build and run test suites for LLMs facing contradicting passages."""
+    # settings that have no effect are said once per use, as one "warning:" line
+    show = warnings.showwarning
+    filters = warnings.filters[:]
+
+    def warning_line(message, category, *args, **kw):  # type: ignore[no-untyped-def]
+        if issubclass(category, ConfigWarning):
+            click.echo(f"warning: {message}", err=True)
+        else:
+            show(message, category, *args, **kw)
+
+    def restore() -> None:
+        warnings.showwarning = show
+        warnings.filters[:] = filters  # type: ignore[index]
+
+    warnings.simplefilter("always", ConfigWarning)
+    warnings.showwarning = warning_line
+    ctx.call_on_close(restore)
 
 
 @main.command()
@@ -370,8 +389,11 @@ def _batch_stage(kw: dict[str, Any], kind: str, source: Path, output: Path, llms
               help="Prompt file (default: the <stem>.prompts.hjson beside SUITE).")
 @llm_options
 @batch_options
+@click.option("--restart", is_flag=True,
+              help="Discard the journal of an unfinished run over other inputs or settings and start over.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
-def query(suite: Path, output: Path, llms: tuple[str, ...], prompts: Path | None, quiet: bool, **kw: Any) -> None:
+def query(suite: Path, output: Path, llms: tuple[str, ...], prompts: Path | None, restart: bool, quiet: bool,
+          **kw: Any) -> None:
     """Send every item x prompt id x testee model of SUITE; write the responses to OUTPUT.
 
     An interrupted run continues where it stopped when started again with the same command.
@@ -379,8 +401,9 @@ def query(suite: Path, output: Path, llms: tuple[str, ...], prompts: Path | None
     settings = llm_settings(kw)
     if _batch_stage(kw, "query", suite, output, lambda: open_llms(llms, **settings), prompts, quiet):
         return
-    _run_stage(quiet, "query", lambda bar: query_suite(suite, output, open_llms(llms, **settings),
-                                                        prompts=prompts, progress=bar))
+    _run_stage(quiet, "query", lambda bar: query_suite(
+        suite, output, open_llms(llms, **settings), prompts=prompts, progress=bar, restart=restart,
+        more_prompts=config_prompts(settings["config"]) if settings["config"] else ()))
 
 
 @main.command()
@@ -395,9 +418,13 @@ def query(suite: Path, output: Path, llms: tuple[str, ...], prompts: Path | None
               help="Prompt file with the checker prompts (default: the <stem>.prompts.hjson beside RESULTS).")
 @llm_options
 @batch_options
+@click.option("--restart", is_flag=True,
+              help="Discard the journal of an unfinished run over other inputs or settings and start over.")
+@click.option("--compat", type=click.Choice(COMPAT_MODES),
+              help="Read replies and route checks as python-ragability does, to compare with its numbers.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
-def check(results: Path, output: Path, checkers: tuple[str, ...], prompts: Path | None, quiet: bool,
-          **kw: Any) -> None:
+def check(results: Path, output: Path, checkers: tuple[str, ...], prompts: Path | None, restart: bool,
+          compat: str | None, quiet: bool, **kw: Any) -> None:
     """Check the responses in RESULTS (a query output) with the suite's checks; write them to OUTPUT."""
     settings = llm_settings(kw)
 
@@ -415,7 +442,9 @@ def check(results: Path, output: Path, checkers: tuple[str, ...], prompts: Path 
         if checkers or settings["config"]:
             models = open_llms(list(checkers), **settings)
             models = models if checkers else models[:1]
-        return check_results(results, output, models, prompts=prompts, progress=bar)
+        return check_results(results, output, models, prompts=prompts, progress=bar, restart=restart,
+                             compat=compat,
+                             more_prompts=config_prompts(settings["config"]) if settings["config"] else ())
 
     _run_stage(quiet, "check", body)
 

@@ -49,3 +49,12 @@ class PluginError(RagabilityGenError):
 
 class DependencyError(RagabilityGenError):
     """An optional dependency a feature needs is not installed (e.g. pandas for DataFrames)."""
+class OutputError(RagabilityGenError):
+    """An output cannot be written: another run holds it, the disk is full, or permission is refused.
+
+    A run keeps its journal, so the same command resumes once the cause is gone.
+    """
+
+
+class Interrupted(RagabilityGenError):
+    """The user stopped a run (Ctrl-C); the message says what was kept and how to resume."""

@@ -89,20 +89,24 @@ def test_collect_records_failures_and_leaves_them_for_a_live_retry(cli: Any, sma
                                                                    tmp_path: Path) -> None:
     base = ("query", small_suite, "-o", "res.jsonl", "--llm", "local/a")
     expected = live(cli, "query", small_suite, "-o", tmp_path / "live.jsonl", "--llm", "local/a")
-    r = cli(*base, "--base-url", "http://127.0.0.1:9/v1", "--batch", "write")
-    assert r.exit_code == 0, r.output
-    folder = tmp_path / "res.jsonl.batch"
-    run_batch(folder / "requests-0001.jsonl", folder / "requests-0001.output.jsonl", fail={3, 7}, skip={10})
-    r = cli(*base, "--base-url", "http://127.0.0.1:9/v1", "--batch", "collect")
-    assert r.exit_code == 0, r.output
-    assert "collected 59 results" in r.output and "(2 failed, recorded as errors); 1 still without a reply" in r.output
-    assert not (tmp_path / "res.jsonl").exists() and (tmp_path / "res.jsonl.partial").exists()
-    # collecting again reads only the failed lines again (they are not done); nothing done is read twice
-    r = cli(*base, "--base-url", "http://127.0.0.1:9/v1", "--batch", "collect")
-    assert "collected 2 results from res.jsonl.batch (2 failed, recorded as errors); 1 still without" in r.output
-    # a live run sends only the failed and the missing requests, then writes the output
+    # one endpoint throughout: the journal's fingerprint covers it, so the live retry resumes the collect
     with ScriptedServer(scripted_reply) as server:
-        r = cli(*base, "--base-url", server.base_url, "--no-cache", "-q")
+        url = server.base_url
+        r = cli(*base, "--base-url", url, "--batch", "write")
+        assert r.exit_code == 0, r.output
+        folder = tmp_path / "res.jsonl.batch"
+        run_batch(folder / "requests-0001.jsonl", folder / "requests-0001.output.jsonl", fail={3, 7}, skip={10})
+        r = cli(*base, "--base-url", url, "--batch", "collect")
+        assert r.exit_code == 0, r.output
+        assert ("collected 59 results" in r.output
+                and "(2 failed, recorded as errors); 1 still without a reply" in r.output)
+        assert not (tmp_path / "res.jsonl").exists() and (tmp_path / "res.jsonl.partial").exists()
+        # collecting again reads only the failed lines again (they are not done); nothing done is read twice
+        r = cli(*base, "--base-url", url, "--batch", "collect")
+        assert "collected 2 results from res.jsonl.batch (2 failed, recorded as errors); 1 still without" in r.output
+        assert len(server.requests) == 0  # writing and collecting files sends nothing
+        # a live run sends only the failed and the missing requests, then writes the output
+        r = cli(*base, "--base-url", url, "--no-cache", "-q")
         assert r.exit_code == 0, r.output
         assert len(server.requests) == 3
     got = read_records(tmp_path / "res.jsonl")

@@ -14,55 +14,111 @@ from ragability_gen.compile.core import Suite
 from ragability_gen.core.specs import load_suite_spec
 from ragability_gen.errors import SpecError
 
-YES = [
-    "Yes", "yes.", "YES!", "Yes.", "y", "Y.", "yes, because the passages disagree",
-    "Yes, because there is no doubt about it.", "**Yes**", "__yes__", "`yes`", "*Yes*, they contradict.",
-    '"Yes."', "\u201cYes\u201d", "'yes'", "(yes)", "> Yes", "- yes", "1. Yes", "# Yes",
-    "Answer: Yes", "answer: **yes**", "Response: yes", "Final answer: Yes.", "Answer - yes", "Answer:\nYes",
-    "The answer is yes.", "Answer: The passages disagree, so the answer is yes.", "Yes\n\nExplanation: no conflict",
-    "True.", "Correct.", "Affirmative", "Yeah.", "Yep", "Yes \u2014 passage 2 says otherwise.",
-    "Yes, yes.", "The response is correct.",
+# Every rule of the yes/no reader, one real-looking reply per row: (reply, reading, rule).
+# Readings: "yes"/"no" a verdict; "none" no verdict; "hedge" a verdict word hedged in its sentence;
+# "both" verdicts that disagree. Everything but yes/no is a check error, never a pass or a failure.
+VERDICTS = [
+    # a leading verdict word whose clause ends there
+    ("Yes", "yes", "bare verdict"), ("yes.", "yes", "bare verdict"), ("YES!", "yes", "bare verdict"),
+    ("No", "no", "bare verdict"), ("no.", "no", "bare verdict"), ("NO.", "no", "bare verdict"),
+    ("y", "yes", "single letter"), ("Y.", "yes", "single letter"), ("n", "no", "single letter"),
+    ("yes, because the passages disagree", "yes", "verdict, then a reason"),
+    ("Yes, because there is no doubt about it.", "yes", "a later 'no' inside a clause is no verdict"),
+    ("No, the passages agree.", "no", "verdict, then a reason"),
+    ("No. The first passage says yes.", "no", "a quoted 'yes' inside a clause is no verdict"),
+    ("Yes \u2014 passage 2 says otherwise.", "yes", "verdict, then a dash"),
+    ("Yes\n\nExplanation: no conflict", "yes", "verdict on its own line"),
+    ("No\n\nBoth passages say the same.", "no", "verdict on its own line"),
+    ("Yes, yes.", "yes", "repeated verdict that agrees"), ("No, no, no.", "no", "repeated verdict that agrees"),
+    # a leading verdict word that goes on as a sentence about the passages
+    ("Yes it is.", "yes", "verdict + it"), ("No there is not.", "no", "verdict + there"),
+    ("Yes the two passages contradict each other.", "yes", "verdict + the"),
+    ("No contradiction.", "no", "'No contradiction' answers a contradiction question"),
+    ("No conflict between them.", "no", "'No conflict' answers a contradiction question"),
+    # synonyms
+    ("True.", "yes", "synonym"), ("Correct.", "yes", "synonym"), ("Affirmative", "yes", "synonym"),
+    ("Yeah.", "yes", "synonym"), ("Yep", "yes", "synonym"), ("False", "no", "synonym"),
+    ("Incorrect.", "no", "synonym"), ("Nope.", "no", "synonym"), ("Negative", "no", "synonym"),
+    # markup around the verdict
+    ("**Yes**", "yes", "markdown bold"), ("**YES**", "yes", "markdown bold"), ("__yes__", "yes", "markdown"),
+    ("`yes`", "yes", "code ticks"), ("*Yes*, they contradict.", "yes", "emphasis"), ('"Yes."', "yes", "quotes"),
+    ("\u201cYes\u201d", "yes", "curly quotes"), ("'yes'", "yes", "quotes"), ("(yes)", "yes", "brackets"),
+    ("> Yes", "yes", "block quote"), ("- yes", "yes", "list bullet"), ("1. Yes", "yes", "numbered list"),
+    ("# Yes", "yes", "heading"), ("**No**", "no", "markdown bold"), ("Response: **no**", "no", "label + bold"),
+    # a labelled verdict, leading or anywhere
+    ("Answer: Yes", "yes", "leading label"), ("answer: **yes**", "yes", "leading label"),
+    ("Final answer: Yes.", "yes", "leading label"), ("Answer - yes", "yes", "leading label"),
+    ("Answer:\nYes", "yes", "leading label"), ("Answer: No", "no", "leading label"),
+    ("Final answer: no", "no", "leading label"), ("The answer is yes.", "yes", "labelled verdict"),
+    ("The answer is no.", "no", "labelled verdict"), ("The response is correct.", "yes", "labelled verdict"),
+    ("Answer: The passages disagree, so the answer is yes.", "yes", "labelled verdict later in the reply"),
+    # no verdict: a verdict word used as a determiner, refusals, no verdict word at all
+    ("No idea", "none", "'No idea' is not a no"), ("No idea.", "none", "'No idea' is not a no"),
+    ("no way to tell", "none", "'No way to tell' is not a no"), ("No comment.", "none", "a refusal"),
+    ("No information is given about this.", "none", "a determiner, not a verdict"),
+    ("None", "none", "'none' is not 'no'"), ("None of the passages say.", "none", "'none' is not 'no'"),
+    ("Neither.", "none", "no verdict word"), ("", "none", "empty"), ("   ", "none", "blank"),
+    ("Maybe.", "none", "a hedge"), ("Perhaps.", "none", "a hedge"), ("N/A", "none", "no verdict word"),
+    ("The passages contradict each other.", "none", "no verdict word"), ("I cannot tell.", "none", "a refusal"),
+    ("Not really.", "none", "no verdict word"), ("1", "none", "a number"),
+    ("The answer is no longer valid.", "none", "'no' does not end the labelled clause"),
+    ("Passage 1 says: yes", "none", "a verdict inside a clause"),
+    ("Is the answer correct? No.", "none", "the verdict is not leading and not labelled"),
+    ("I'm sorry, but I can't help with that.", "none", "a refusal"),
+    ("I would say yes.", "none", "the verdict is not leading"),
+    # a verdict hedged in the same sentence
+    ("Yes it is impossible to say", "hedge", "verdict + hedge"),
+    ("Yes, but it is hard to say which passage is right.", "hedge", "verdict + hedge"),
+    ("No, I cannot tell from the passages.", "hedge", "verdict + refusal"),
+    ("Yes, possibly.", "hedge", "verdict + hedge"), ("No, not sure.", "hedge", "verdict + hedge"),
+    ("Yes, it depends on the date.", "hedge", "verdict + hedge"),
+    # a reason that describes the response or the passages is a reason, not a hedge (a SmolLM2 checker reply)
+    ("No, the response avoids giving one definite answer by stating that the question cannot be answered.", "no",
+     "a reason about the response, not the checker's doubt"),
+    ("Yes, the response says the passages do not give enough information.", "yes", "a reason about the response"),
+    ("No, there is not enough information.", "no", "a reason, not the checker's doubt"),
+    ("Yes, it is unclear which passage is right, so the response should say so.", "yes", "a reason"),
+    # verdicts that disagree
+    ("Yes and no.", "both", "both"), ("yes/no", "both", "both"), ("Yes or no?", "both", "both"),
+    ("Yes. No.", "both", "both"), ("No, wait, yes.", "both", "both"), ("Yes.\nNo.", "both", "both"),
+    ("Answer: yes\nAnswer: no", "both", "two labelled verdicts"), ("Yes. Final answer: no.", "both", "both"),
+    ("Yes, but no.", "both", "both"), ("**Yes** / **No**", "both", "both"), ("No. The answer is yes.", "both", "both"),
+    ("No doubt: yes.", "none", "'No doubt' is no verdict and the later 'yes' is not leading: an error, not a guess"),
 ]
-NO = [
-    "No", "no.", "NO.", "n", "N", "**No**", "No, the passages agree.", "No. The first passage says yes.",
-    "No, no, no.", "Answer: No", "Response: **no**", "The answer is no.", "False", "Incorrect.", "Nope.",
-    "Negative", "No contradiction.", "No\n\nBoth passages say the same.", "Final answer: no",
-]
-NEITHER = [
-    "", "   ", "Maybe.", "N/A", "The passages contradict each other.", "I cannot tell.", "Not really.",
-    "1", "The answer is no longer valid.", "Passage 1 says: yes", "Is the answer correct? No.",
-]
-BOTH = [
-    "Yes and no.", "yes/no", "Yes or no?", "Yes. No.", "No, wait, yes.", "Yes.\nNo.", "Answer: yes\nAnswer: no",
-    "Yes. Final answer: no.", "Yes, but no.", "**Yes** / **No**", "No. The answer is yes.",
-    "No doubt: yes.",  # a leading "No" is read as a verdict: ambiguous openings become errors, not guesses
-]
+_ERRORS = {"none": "^expected a yes/no answer, got ", "hedge": "^the response hedges instead of giving a verdict: ",
+           "both": "^the response says both yes and no: "}
 
 
-@pytest.mark.parametrize("response", YES)
-def test_affirmative_reads_yes(response: str) -> None:
-    assert CHECKS["affirmative"].func(response) == "1"
-    assert CHECKS["negative"].func(response) == "0"
+def test_the_verdict_table_covers_every_reading() -> None:
+    assert len(VERDICTS) >= 60
+    assert {r for _, r, _ in VERDICTS} == {"yes", "no", "none", "hedge", "both"}
 
 
-@pytest.mark.parametrize("response", NO)
-def test_affirmative_reads_no(response: str) -> None:
-    assert CHECKS["affirmative"].func(response) == "0"
-    assert CHECKS["negative"].func(response) == "1"
+@pytest.mark.parametrize(("response", "reading", "rule"), VERDICTS, ids=[f"{r}:{t[:30]!r}" for t, r, _ in VERDICTS])
+def test_yes_no_reading(response: str, reading: str, rule: str) -> None:
+    if reading in ("yes", "no"):
+        assert CHECKS["affirmative"].func(response) == ("1" if reading == "yes" else "0"), rule
+        assert CHECKS["negative"].func(response) == ("0" if reading == "yes" else "1"), rule
+        return
+    for func in ("affirmative", "negative"):
+        with pytest.raises(CheckParseError, match=_ERRORS[reading]):
+            CHECKS[func].func(response)
 
 
-@pytest.mark.parametrize("response", NEITHER)
-@pytest.mark.parametrize("func", ["affirmative", "negative"])
-def test_a_reply_without_a_verdict_is_a_parse_error(func: str, response: str) -> None:
-    with pytest.raises(CheckParseError, match="^expected a yes/no answer, got "):
-        CHECKS[func].func(response)
+# python-ragability's reading (check --compat python-ragability): exactly the word, else a silent "0".
+@pytest.mark.parametrize(("response", "affirmative", "negative"), [
+    ("yes", "1", "0"), (" Yes\n", "1", "0"), ("TRUE", "1", "0"), ("positive", "1", "0"), ("no", "0", "1"),
+    ("False ", "0", "1"), ("Yes.", "0", "0"), ("No.", "0", "0"), ("**Yes**", "0", "0"), ("No idea", "0", "0"),
+    ("yes, because", "0", "0"), ("", "0", "0"),
+])
+def test_python_ragability_reading(response: str, affirmative: str, negative: str) -> None:
+    from ragability_gen.run.checking import apply_check
 
-
-@pytest.mark.parametrize("response", BOTH)
-@pytest.mark.parametrize("func", ["affirmative", "negative"])
-def test_a_reply_saying_both_is_a_parse_error(func: str, response: str) -> None:
-    with pytest.raises(CheckParseError, match="^the response says both yes and no: "):
-        CHECKS[func].func(response)
+    compat = "python-ragability"
+    assert apply_check({"func": "affirmative"}, response, compat) == (affirmative, "")
+    assert apply_check({"func": "negative"}, response, compat) == (negative, "")
+    assert apply_check({"func": "extract_score"}, "score 4.", compat) == (4.0, "")  # theirs reads "4." as 4.0
+    assert apply_check({"func": "extract_score"}, "4/5", compat)[1].startswith("extract_score: cannot read")
 
 
 def test_parse_error_quotes_a_long_reply_shortened() -> None:

@@ -42,7 +42,7 @@ def test_reply_usage_and_cost() -> None:
     assert got == ("Blue.", 12, 3, 12.0, False)
     assert llm.usage.to_dict() == {"calls": 1, "cache_hits": 0, "failed": 0, "http_requests": 1,
                                    "http_status": {"200": 1}, "prompt_tokens": 12, "completion_tokens": 3,
-                                   "cost": 12.0, "retries": 0, "unanswered": 0}
+                                   "cost": 12.0, "no_answer": 0, "retries": 0, "unanswered": 0}
     sent = server.requests[0].body
     assert (sent["model"], sent["messages"], sent["temperature"], sent["seed"]) == ("m", MSG, 0, 7)
     assert "max_tokens" not in sent  # unset settings are left to the endpoint

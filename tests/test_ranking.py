@@ -21,7 +21,7 @@ from ragability_gen.core.specs import load_suite_spec
 from ragability_gen.errors import SpecError
 from ragability_gen.llm.client import LLM, spec_for
 from ragability_gen.llm.testing import Reply, ScriptedServer, user_text
-from ragability_gen.run.core import apply_check
+from ragability_gen.run.checking import apply_check
 from ragability_gen.run.turns import converse
 
 WC_SAMPLE = Path(__file__).parent / "data" / "wikicontradict" / "rag_qa_sample.csv"

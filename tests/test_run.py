@@ -8,7 +8,7 @@ import re
 import signal
 import subprocess
 import sys
-import time
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -16,8 +16,10 @@ from typing import Any
 import pytest
 
 from ragability_gen.core.fileio import read_records
+from ragability_gen.core.resources import data_dir
+from ragability_gen.core.specs import load_prompts
 from ragability_gen.errors import SpecError
-from ragability_gen.llm.testing import Reply, ScriptedServer, flaky, user_text
+from ragability_gen.llm.testing import FAULT_KINDS, Reply, ScriptedServer, faulty, user_text
 from ragability_gen.run.core import Journal, fill_checker_prompt, fill_testee_prompt
 
 
@@ -35,6 +37,9 @@ def small_suite(suite: Path, tmp_path: Path) -> Path:
     path.write_text("".join(json.dumps(it) + "\n" for it in items))
     (tmp_path / "small.prompts.hjson").write_bytes((tmp_path / "demo.prompts.hjson").read_bytes())
     return path
+
+
+PROMPTS = {p["pid"]: p for p in load_prompts(data_dir("checks") / "ragability-prompts.hjson")}
 
 
 def distinct_prompts(suite: Path) -> int:
@@ -150,51 +155,99 @@ def test_check_errors_are_counted_never_silent(cli: Any, small_suite: Path, tmp_
 
 
 def test_flaky_server_loses_and_duplicates_nothing(cli: Any, small_suite: Path, tmp_path: Path) -> None:
+    """Every kind of fault real endpoints send, on 20% of requests: each is retried and counted, none is an answer.
+
+    No timing is involved: the server's fault schedule is seeded and the counts are exact.
+    """
     cfg = tmp_path / "llm.hjson"
-    with ScriptedServer(flaky(scripted_testee, 0.2, seed=3, timeout_delay=0.5)) as server:
-        cfg.write_text(f'{{llms: [{{llm: "local/a", api_url: "{server.base_url}", timeout: 0.2, max_retries: 10}}]}}')
+    responder = faulty(scripted_testee, 0.2, seed=3)
+    with ScriptedServer(responder) as server:
+        cfg.write_text(f'{{llms: [{{llm: "local/a", api_url: "{server.base_url}", max_retries: 12}}]}}')
         r = cli("query", small_suite, "-o", tmp_path / "res.jsonl", "--config", cfg, "--concurrency", "32")
     assert r.exit_code == 0, r.output
     results = read_records(tmp_path / "res.jsonl")
-    assert len(results) == len(set(keys(results))) == 120
-    assert all(rec["error"] == "" and rec["response"] for rec in results)
-    # every failed attempt (429, 500, timeout) was retried and counted: one extra request each
-    m = re.search(r"(\d+) HTTP requests \((\d+) retries; errors: (\d+)x429, (\d+)x500, (\d+) unanswered\)", r.output)
+    items = read_records(small_suite)
+    assert keys(results) == [(it["qid"], pid, "local/a") for it in items for pid in it["pids"]]
+    assert all(rec["error"] == "" and rec["response"] == scripted_testee(
+        {"messages": fill_testee_prompt(PROMPTS[rec["pid"]], rec.get("facts"), rec["query"])}) for rec in results)
+    injected = responder.injected  # type: ignore[attr-defined]
+    assert set(injected) == set(FAULT_KINDS)  # every kind was injected at least once
+    m = re.search(r"(\d+) HTTP requests \((\d+) retries; errors: (\d+)x429, (\d+)x500, (\d+) unanswered, "
+                  r"(\d+) without an answer\), (\d+) failed", r.output)
     assert m, r.output
-    sent, retries, e429, e500, timeouts = map(int, m.groups())
-    assert sent == len(server.requests) and retries == sent - distinct_prompts(small_suite)
-    assert retries == e429 + e500 + timeouts and min(e429, e500, timeouts) > 0
-    assert "0 failed" in r.output
+    sent, retries, e429, e500, unanswered, no_answer, failed = map(int, m.groups())
+    assert sent == len(server.requests) == distinct_prompts(small_suite) + sum(injected.values())
+    assert retries == sum(injected.values()) and failed == 0
+    assert (e429, e500, unanswered) == (injected["429"], injected["500"], injected["reset"])
+    assert no_answer == sum(n for k, n in injected.items() if k not in ("429", "500", "reset"))
+
+
+def test_a_timed_out_request_is_retried(cli: Any, small_suite: Path, tmp_path: Path) -> None:
+    """The server holds the first request until the test ends; the client gives up on it and asks again."""
+    release = threading.Event()
+    held: list[int] = []
+
+    def respond(body: dict[str, Any]) -> Reply | str:
+        if not held:
+            held.append(1)
+            release.wait(60)  # answers only after the client has given up on it
+        return scripted_testee(body)
+
+    one = tmp_path / "one.jsonl"
+    one.write_text(json.dumps(read_records(small_suite)[0]) + "\n")
+    (tmp_path / "one.prompts.hjson").write_bytes((tmp_path / "demo.prompts.hjson").read_bytes())
+    with ScriptedServer(respond) as server:
+        r = cli("query", one, "-o", tmp_path / "res.jsonl", "--llm", "local/a", "--base-url", server.base_url,
+                "--timeout", "1")
+        release.set()
+    assert r.exit_code == 0, r.output
+    assert read_records(tmp_path / "res.jsonl")[0]["error"] == ""
+    assert "2 HTTP requests (1 retries; errors: none, 1 unanswered, 0 without an answer), 0 failed" in r.output
 
 
 def test_interrupted_run_resumes_without_loss_or_duplicates(small_suite: Path, tmp_path: Path) -> None:
-    def slow(body: dict[str, Any]) -> Reply:
-        return Reply(scripted_testee(body), delay=0.02)
+    """The client is killed while the server provably holds its 50th request and every later one (no timing)."""
+    held, go, count = threading.Event(), threading.Event(), [0]
+    lock = threading.Lock()
+
+    def gated(body: dict[str, Any]) -> str:
+        with lock:
+            count[0] += 1
+            mine = count[0] >= 50
+        if mine:
+            held.set()
+            go.wait(120)
+        return scripted_testee(body)
 
     def run(out: Path) -> subprocess.Popen[bytes]:
         cmd = [sys.executable, "-m", "ragability_gen.cli", "query", str(small_suite), "-o", str(out),
                "--llm", "local/a", "--base-url", server.base_url, "--no-cache", "--concurrency", "4", "-q"]
         return subprocess.Popen(cmd, stderr=subprocess.PIPE)
 
-    with ScriptedServer(slow) as server:
-        assert run(tmp_path / "whole.hjson").wait(60) == 0
+    with ScriptedServer(scripted_testee) as server:
+        assert run(tmp_path / "whole.hjson").wait(120) == 0
         before = len(server.requests)
+        server.responder = gated
         proc = run(tmp_path / "cut.hjson")
         journal = tmp_path / "cut.hjson.partial"
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and (not journal.exists() or journal.read_bytes().count(b"\n") < 41):
-            time.sleep(0.01)
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
+        try:
+            assert held.wait(120), "the run never sent its 50th request"
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(60)
+        finally:
+            go.set()
         done_before = journal.read_bytes().count(b"\n") - 1
-        assert 40 <= done_before < 120 and not (tmp_path / "cut.hjson").exists()
+        # 49 answered; at most 8 jobs run at once (2 x concurrency), so at least 42 were journalled
+        assert 42 <= done_before <= 49 and not (tmp_path / "cut.hjson").exists()
+        after_kill = len(server.requests)
+        server.responder = scripted_testee
         second = run(tmp_path / "cut.hjson")
-        assert second.wait(60) == 0, second.stderr.read() if second.stderr else ""
-        sent_after_kill = len(server.requests) - before
+        assert second.wait(120) == 0, second.stderr.read() if second.stderr else ""
+        resent = len(server.requests) - after_kill
     assert (tmp_path / "cut.hjson").read_bytes() == (tmp_path / "whole.hjson").read_bytes()
     assert not journal.exists()
-    # only requests in flight at the kill were sent twice
-    assert 120 <= sent_after_kill <= 120 + 8
+    assert after_kill - before >= 50  # the killed run got as far as the held request
+    assert resent == 120 - done_before  # the restart asks exactly what the journal lacks
 
 
 def test_api_key_never_written(cli: Any, suite: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -227,7 +280,7 @@ def test_bad_input(cli: Any, suite: Path, tmp_path: Path, monkeypatch: pytest.Mo
             "--api-key-env", "NOT_SET_KEY")
     assert (r.exit_code, r.output) == (1, "error: local/a: the API key variable NOT_SET_KEY is not set in the "
                                           "environment\n")
-    assert not out.exists()
+    assert not out.exists() and not Path(f"{out}.partial").exists() and not Path(f"{out}.lock").exists()
     r = cli("query", suite, "-o", out, "--llm", "mymodel")
     assert r.exit_code == 1 and r.output.startswith("error: mymodel: no endpoint: give --base-url")
     r = cli("query", suite, "-o", out)
@@ -237,11 +290,10 @@ def test_bad_input(cli: Any, suite: Path, tmp_path: Path, monkeypatch: pytest.Mo
     r = cli("query", bad, "-o", out, "--llm", "local/a", "--base-url", "http://127.0.0.1:9/v1",
             "--prompts", tmp_path / "demo.prompts.hjson")
     assert r.exit_code == 1
-    assert r.output.splitlines() == [
-        f"error: {bad}: item 1: prompt 'nope' not in demo.prompts.hjson",
+    assert r.output.splitlines() == [  # the repeated qid is no problem (it would run as a#2)
         f"error: {bad}: item 2: field query: 3 is not of type 'string'",
-        f"error: {bad}: item 2: field qid: duplicate qid 'a'",
-    ] or r.output
+        f"error: {bad}: item 1: prompt 'nope' not in demo.prompts.hjson",
+    ]
     r = cli("check", suite, "-o", out, "--checker", "local/a", "--base-url", "http://127.0.0.1:9/v1")
     assert r.exit_code == 1
     assert r.output.splitlines()[0] == (f"error: {suite}: item 1: field pid: missing or not a string "
@@ -264,14 +316,14 @@ def test_real_remote_model(cli: Any, small_suite: Path, tmp_path: Path) -> None:
 
 def test_journal_drops_a_cut_line_and_refuses_other_inputs(tmp_path: Path) -> None:
     path = tmp_path / "out.jsonl.partial"
-    journal = Journal(path, {"suite": "abc"})
+    journal = Journal(path, {"suite": "a" * 64})
     journal.append({"qid": "q1", "pid": "p", "llm": "m", "response": "r1", "error": "", "cost": 0.0})
     journal.append({"qid": "q2", "pid": "p", "llm": "m", "response": "", "error": "HTTP 500", "cost": 0.0,
                     "failed": True})
     journal.close()
     with open(path, "ab") as fh:
         fh.write(b'{"qid": "q3", "pid": "p", "ll')  # a kill in mid-write
-    again = Journal(path, {"suite": "abc"})
+    again = Journal(path, {"suite": "a" * 64})
     assert again.done(("q1", "p", "m")) and not again.done(("q2", "p", "m")) and not again.done(("q3", "p", "m"))
     assert again.get(("q1", "p", "m"))["response"] == "r1"
     again.append({"qid": "q3", "pid": "p", "llm": "m", "response": "r3", "error": "", "cost": 0.0})
@@ -279,9 +331,10 @@ def test_journal_drops_a_cut_line_and_refuses_other_inputs(tmp_path: Path) -> No
     again.close()
     assert path.read_bytes().count(b"\n") == 4  # header, q1, q2, q3: the cut line is gone
     with pytest.raises(SpecError) as e:
-        Journal(path, {"suite": "other"})
-    assert e.value.problems == [f"{path}: left by a run over other inputs (the suite, results, prompts or checker "
-                                "changed); delete it to start afresh"]
+        Journal(path, {"suite": "b" * 64})
+    assert e.value.problems == [f"{path}: left by an unfinished run over other inputs or settings: suite (the file "
+                                "changed); run the same command as before to finish it, or add --restart to "
+                                "discard it and start over"]
 
 
 def test_check_reads_python_ragability_query_output(cli: Any, small_suite: Path, tmp_path: Path) -> None:
@@ -320,7 +373,50 @@ def test_refused_credentials_stop_the_run_and_keep_the_journal(cli: Any, small_s
     with ScriptedServer(respond) as server:
         r = cli("query", small_suite, "-o", out, "--llm", "local/a", "--base-url", server.base_url,
                 "--api-key-env", "TEST_LLM_KEY", "--concurrency", "1", "--no-cache")
-    assert (r.exit_code, r.output) == (1, "error: local/a: HTTP 401: invalid api key\n")
+    assert (r.exit_code, r.output) == (1, "error: local/a: HTTP 401: invalid api key\n"
+                                          f"error: 30 results are kept in {out}.partial; run the same command "
+                                          "again to resume\n")
     assert not out.exists()
     journal = tmp_path / "res.jsonl.partial"
     assert journal.read_bytes().count(b"\n") == 1 + 30  # the results before the refusal are kept for a restart
+
+
+def test_python_ragability_config_in_yaml_with_llms_wrapper_settings_and_prompts(cli: Any, tmp_path: Path) -> None:
+    suite = tmp_path / "two.jsonl"
+    suite.write_text("".join(json.dumps({"qid": f"q{i}", "query": f"Question {i}?", "pids": ["cfg_q"], "checks": []})
+                             + "\n" for i in (1, 2)))
+    cfg = tmp_path / "exp.yaml"
+    with ScriptedServer(lambda body: "an answer") as server:
+        cfg.write_text(f"""
+llms:
+  - llm: local/a
+    alias: smol
+    api_base: {server.base_url}
+    max_output_tokens: 50
+    max_input_tokens: 4000
+    via_streaming: true
+    user_env: SOME_USER
+    password_env: SOME_PASSWORD
+prompts:
+  - pid: cfg_q
+    user: "Q: ${{query}}"
+""")
+        r = cli("query", suite, "-o", tmp_path / "res.jsonl", "--config", cfg, "-q")
+    assert r.exit_code == 0, r.output
+    where = f"{cfg}: llms/0 (smol)"
+    assert r.output.splitlines() == [
+        f"warning: {where}: max_input_tokens has no effect: prompts are sent whole; an endpoint that finds one too "
+        "long answers with an error",
+        f"warning: {where}: via_streaming has no effect: replies are read whole, not streamed",
+        f"warning: {where}: user_env has no effect: this tool sends no user name (only an API key, from api_key_env)",
+        f"warning: {where}: password_env has no effect: this tool sends no password (only an API key, from "
+        "api_key_env)",
+    ]
+    assert sorted(rq.body["messages"][0]["content"] for rq in server.requests) == ["Q: Question 1?", "Q: Question 2?"]
+    assert {rq.body["max_tokens"] for rq in server.requests} == {50}
+    assert [(rec["llm"], rec["response"]) for rec in read_records(tmp_path / "res.jsonl")] == [
+        ("smol", "an answer"), ("smol", "an answer")]
+    cfg.write_text("llms:\n  - llm: local/a\n    api_base: [unclosed\n")
+    r = cli("query", suite, "-o", tmp_path / "res.jsonl", "--config", cfg)
+    assert (r.exit_code, r.output) == (1, f"error: {cfg}: line 4, column 1: expected ',' or ']', but got '<stream "
+                                          "end>'\n")

@@ -86,10 +86,23 @@ _LEADING_LABELS = re.compile(r"^(?:[\s\"'(\[]*" + _LABEL + r"\s*[:=\u2013\u2014-
 # "The answer is yes." / "Answer: No" anywhere, the verdict ending its clause.
 _LABELLED = re.compile(r"\b" + _LABEL + r"\s*(?:is|:|=|\u2013|\u2014|-)\s*[\"'(\[]*(" + _VERDICT
                        + r")(?=\s*(?:[.!?;:,)\]\"'\n]|$))")
-_FIRST_WORD = re.compile(r"^[\W_]*([a-z]+)")
+# A leading verdict word counts only when its clause ends there ("Yes.", "No, ...", "Yes\n") or goes on
+# as a sentence about the passages ("Yes it is", "No there is not", "No contradiction"). "No idea",
+# "No way to tell", "No comment", "Yes and no" do not give a verdict.
+_LEADING = re.compile(r"^[\W_]*(" + _VERDICT + r")(?=$|\s*[.!?;:,)\]\"'\n/\u2013\u2014-]|\s+(?:it|this|that|these|"
+                      r"those|the|there|they|he|she|i|we|both|each|all|a|an|because|since|as|according|based|and|or|but|"
+                      r"contradiction|conflict|inconsistency|discrepancy)\b)")
 # A verdict standing alone as a clause ("Yes. ... No.", "yes and no", "yes/no", "No, wait, yes.").
 _STANDALONE = re.compile(r"(?:^|[.!?;:,\n/]|\band\b|\bor\b|\bbut\b)\s*[\"'(\[]*(" + _VERDICT
                          + r")[\"')\]]*(?=\s*(?:[.!?;:,\n/]|$))")
+# Hedges in the sentence that carries the verdict: "Yes it is impossible to say" is no verdict. Only the
+# checker's own doubt counts (first person, "hard to say", "maybe"): a reason that describes the response
+# ("No, the response says the question cannot be answered") is a reason, and checkers give it all the time.
+_HEDGE = re.compile(
+    r"\b(?:impossible|not possible|hard|difficult) to (?:say|tell|decide)\b|"
+    r"\b(?:i|we) (?:cannot|can't|can not|could not|couldn't|am unable to|are unable to|don't|do not) "
+    r"(?:say|tell|determine|know|decide|answer|be sure)\b|\bnot (?:sure|certain)\b|\bunsure\b|"
+    r"\bit depends\b|\bno idea\b|\bmaybe\b|\bperhaps\b|\bpossibly\b")
 
 
 def _normalise(response: str) -> str:
@@ -101,24 +114,34 @@ def _show(response: str) -> str:
     return repr(response if len(response) <= 80 else response[:77] + "...")
 
 
+def _first_sentence(text: str) -> str:
+    m = re.search(r"[.!?\n](?:\s|$)", text)
+    return text[:m.start()] if m else text
+
+
 def yes_no(response: str) -> bool:
-    """Read a yes/no verdict: the first word, or a labelled verdict ("The answer is no.").
+    """Read a yes/no verdict: a leading verdict word, or a labelled verdict ("The answer is no.").
 
     Every verdict that stands as its own clause must agree, so "Yes and no" or "Yes. ... No." are
-    errors, while "Yes, because there is no conflict" is a yes.
+    errors, while "Yes, because there is no conflict" is a yes. A verdict word that does not end its
+    clause ("No idea", "No comment") is no verdict, and neither is one hedged in the same sentence
+    ("Yes, it is impossible to say").
 
     Raises:
-        CheckParseError: when the response gives no verdict, or both.
+        CheckParseError: when the response gives no verdict, hedges, or gives both.
     """
     text = _normalise(response)
     if text.rstrip(".!") in ("y", "n"):
         return text.startswith("y")
     found = [m.group(1) for m in _LABELLED.finditer(text)]
-    first = _FIRST_WORD.match(_LEADING_LABELS.sub("", text))
-    if first and first.group(1) in _YES | _NO:
-        found.append(first.group(1))
+    body = _LEADING_LABELS.sub("", text).lstrip()
+    lead = _LEADING.match(body)
+    if lead:
+        found.append(lead.group(1))
     if not found:
         raise CheckParseError(f"expected a yes/no answer, got {_show(response)}")
+    if _HEDGE.search(_first_sentence(body)):
+        raise CheckParseError(f"the response hedges instead of giving a verdict: {_show(response)}")
     found += [m.group(1) for m in _STANDALONE.finditer(text)]
     verdicts = {w in _YES for w in found}
     if len(verdicts) > 1:
@@ -201,3 +224,26 @@ def extract_score(response: str) -> float:
     if len(numbers) != 1:
         raise CheckParseError(f"expected exactly one number, found {len(numbers)} in {_show(response)}")
     return float(numbers[0])
+
+
+# python-ragability's readings (ragability/checks.py), for ``check --compat python-ragability``: a yes/no
+# check is true only for a reply that is exactly the word, and every other reply is a silent "0".
+def _compat_affirmative(response: str) -> str:
+    return "1" if response.strip().lower() in ["yes", "true", "positive"] else "0"
+
+
+def _compat_negative(response: str) -> str:
+    return "1" if response.strip().lower() in ["no", "false", "negative"] else "0"
+
+
+def _compat_extract_score(response: str) -> float:
+    numbers = [float(s) for s in re.findall(r"-?\d+\.?\d*", response)]
+    if len(numbers) != 1:
+        raise CheckParseError(f"Expected exactly one number in the answer, got {len(numbers)}")
+    return numbers[0]
+
+
+#: The functions whose reading differs from python-ragability's, as python-ragability reads.
+COMPAT_FUNCS: dict[str, Callable[..., Any]] = {
+    "affirmative": _compat_affirmative, "negative": _compat_negative, "extract_score": _compat_extract_score,
+}

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import glob
 import json
 import os
 import shutil
@@ -57,6 +58,48 @@ def _default_mode(full: int) -> int:
     return full & ~mask
 
 
+def _temp_prefix(target: Path) -> str:
+    """Temporary names carry the writer's pid: ``.out.hjson.4242.k3j2.tmp``, so a later run can tell
+    the leftovers of a killed writer from the files of one still at work."""
+    return f".{target.name}.{os.getpid()}."
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
+def clean_orphans(target: str | Path) -> list[Path]:
+    """Remove the temporary files and folders a killed writer of ``target`` left beside it; return them.
+
+    Only names this module gives (``.NAME.PID.xxxx.tmp``, ``.NAME.PID.xxxx.old``) whose process is gone are
+    removed: a writer still at work keeps its files, and nothing else in the folder is touched.
+    """
+    t = Path(target)
+    removed = []
+    try:
+        entries = list(t.parent.glob(f".{glob.escape(t.name)}.*"))
+    except OSError:
+        return []
+    for p in entries:
+        rest = p.name[len(t.name) + 2:]
+        pid, _, tail = rest.partition(".")
+        if not (pid.isdigit() and tail.endswith((".tmp", ".old"))) or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
+        with contextlib.suppress(OSError):
+            if p.is_dir() and not p.is_symlink():
+                shutil.rmtree(p)
+            else:
+                p.unlink()
+            removed.append(p)
+    return removed
+
+
 @contextlib.contextmanager
 def atomic_output(path: str | Path, newline: str | None = None) -> Iterator[IO[str]]:
     """Open a temporary file beside ``path``; rename it over ``path`` only if the block succeeds.
@@ -65,7 +108,8 @@ def atomic_output(path: str | Path, newline: str | None = None) -> Iterator[IO[s
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    clean_orphans(target)
+    fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as fh:
             yield fh
@@ -86,14 +130,15 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    clean_orphans(target)
+    tmp = Path(tempfile.mkdtemp(prefix=_temp_prefix(target), suffix=".tmp", dir=target.parent))
     try:
         os.chmod(tmp, _default_mode(0o777))
         yield tmp
         if not target.exists():
             os.rename(tmp, target)
             return
-        old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
+        old = Path(tempfile.mkdtemp(prefix=_temp_prefix(target), suffix=".old", dir=target.parent))
         os.replace(target, old)
         try:
             os.rename(tmp, target)
@@ -119,7 +164,8 @@ def staged_outputs(*paths: str | Path) -> Iterator[list[Path]]:
         for p in paths:
             target = Path(p)
             target.parent.mkdir(parents=True, exist_ok=True)
-            folder = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+            clean_orphans(target)
+            folder = Path(tempfile.mkdtemp(prefix=_temp_prefix(target), suffix=".tmp", dir=target.parent))
             staged.append((folder, folder / target.name, target))
         yield [tmp for _, tmp, _ in staged]
         for _, tmp, target in staged:

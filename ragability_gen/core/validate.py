@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -95,8 +96,9 @@ def validate_file(path: str | Path, kind: str | None = None,
             instances, _ = read_instances(path, "instances")
             return kind, [], f"{len(instances)} instances"
         if kind == "suite":
-            n, probs = _scan_suite(data if data is not None else RecordSource(path), str(path))
-            return kind, probs, f"{n} items"
+            checks = suite_checks(data if data is not None else RecordSource(path), str(path))
+            note = checks.repeats_line()
+            return kind, checks.all_problems(), f"{checks.count} items" + (f"; {note}" if note else "")
         if kind in ("generation-audit", "generation-rejects"):
             recs = read_records(path, "jsonl")
             probs = schemas.record_problems(recs, kind, lambda i: f"{path}: record {i + 1}")
@@ -178,58 +180,125 @@ def metric_kind_problems(items: Iterable[dict[str, Any]], where: str) -> list[st
     return [p for i, it in enumerate(items, 1) for p in kinds.item(i, it)]
 
 
-def suite_problems(items: Iterable[dict[str, Any]], where: str) -> list[str]:
-    """Schema problems of every item, duplicate qids, unknown check functions, unknown pids.
+MAX_PROBLEMS = 50
+"""Problems reported for one file at most; a file that broken needs fixing at the root, not line by line."""
 
-    ``items`` is iterated once, and a second time only when two qids may be the same, so a
-    :class:`RecordSource` keeps memory flat: per item only a hash of its qid is kept.
+
+def repeat_qid(qid: str, n: int) -> str:
+    """The qid the ``n``-th occurrence (n >= 2) of a repeated qid runs under: ``13-ctx1#2``.
+
+    python-ragability's converter repeats qids when a contradiction ID has several rows; the suffix makes
+    them distinct, deterministically (file order), so such suites run without editing.
     """
-    return _scan_suite(items, where)[1]
+    return qid if n < 2 else f"{qid}#{n}"
 
 
-def _scan_suite(items: Iterable[dict[str, Any]], where: str) -> tuple[int, list[str]]:
-    """(number of items, problems): schema problems first, then per item its duplicate qid and check
-    problems, then prompt ids missing from the prompt file beside the suite."""
+class ItemChecks:
+    """Every problem of a suite or results file, checked one record at a time (files are streamed).
+
+    One checker for every command that reads suites or results (``validate``, ``query``, ``check``), so
+    they accept the same files and word problems the same way. Repeated qids (results: repeated qid, pid
+    and llm) are not problems: they are counted in ``repeats`` and run under :func:`repeat_qid`.
+
+    Args:
+        where: the file, as problems name it.
+        prompts: the prompt ids of the prompt file, or None when there is none.
+        prompts_name: the prompt file's name, or why there is none (for the problem text).
+        results: check result records (``pid``, ``llm``, ``response``, ``error``) instead of suite items.
+        prompt_fields: which prompt ids must be in the prompt file: the items' ``pids``, the checks' ``pid``.
+    """
+
+    def __init__(self, where: str, prompts: set[str] | None = None, prompts_name: str = "",
+                 results: bool = False, prompt_fields: tuple[str, ...] = ("pids", "checks")):
+        self.where = where
+        self.prompts = prompts
+        self.prompts_name = prompts_name
+        self.results = results
+        self.prompt_fields = prompt_fields
+        self.count = 0
+        self.problems: list[str] = []
+        self.repeats: Counter[tuple[Any, ...]] = Counter()
+        self._seen: Counter[tuple[Any, ...]] = Counter()
+        self._missing: dict[str, list[int]] = {}
+        self._validator = schemas.validator("test-item")
+        self._kinds = _MetricKinds(where)
+        self._kind_problems: list[str] = []
+        self.needs_checker = False
+
+    def key(self, rec: dict[str, Any]) -> tuple[Any, ...]:
+        return (rec.get("qid"), rec.get("pid"), rec.get("llm")) if self.results else (rec.get("qid"),)
+
+    def add(self, rec: dict[str, Any]) -> None:
+        self.count += 1
+        n = self.count
+        if len(self.problems) > MAX_PROBLEMS:
+            return
+        at = f"{self.where}: item {n}"
+        probs = [f"{at}: {'field ' + p + ': ' if p else ''}{m}" for p, m in self._validator.problems(rec)]
+        if self.results:
+            for f in ("pid", "llm", "response", "error"):
+                if not isinstance(rec.get(f), str):
+                    probs.append(f"{at}: field {f}: missing or not a string (is this a query results file?)")
+        key = self.key(rec)
+        self._seen[key] += 1
+        if self._seen[key] == 2:
+            self.repeats[key] = 2
+        elif self._seen[key] > 2:
+            self.repeats[key] += 1
+        probs += check_problems(rec, at)
+        self._kind_problems += self._kinds.item(n, rec)
+        checks = [c for c in rec.get("checks") or [] if isinstance(c, dict)]
+        self.needs_checker = self.needs_checker or any(c.get("pid") or c.get("query") for c in checks)
+        used = list(rec.get("pids") or []) + list(rec.get("turns") or []) if "pids" in self.prompt_fields else []
+        if "checks" in self.prompt_fields:
+            used += [c["pid"] for c in checks if c.get("pid")]
+        if self.prompts is not None or self.prompts_name:
+            for pid in used:
+                if isinstance(pid, str) and (self.prompts is None or pid not in self.prompts):
+                    self._missing.setdefault(pid, []).append(n)
+        self.problems += probs
+
+    def all_problems(self) -> list[str]:
+        """Every problem found, the prompts missing from the prompt file last (one line per prompt id)."""
+        out = self.problems + self._kind_problems
+        for pid, used in self._missing.items():
+            more = f" and {len(used) - 1} more" if len(used) > 1 else ""
+            out.append(f"{self.where}: item {used[0]}{more}: prompt {pid!r} {self.prompts_name}")
+        if len(out) > MAX_PROBLEMS:
+            out = out[:MAX_PROBLEMS] + [f"{self.where}: ... more problems not shown"]
+        return out
+
+    def repeats_line(self) -> str | None:
+        """The summary line naming repeated qids and the suffix they run under, or None."""
+        if not self.repeats:
+            return None
+        names = ", ".join(str(k[0]) for k in list(self.repeats)[:5]) + (", ..." if len(self.repeats) > 5 else "")
+        extra = sum(self.repeats.values()) - len(self.repeats)
+        return (f"{len(self.repeats)} qids occur more than once ({names}); their repeats run as "
+                f"{repeat_qid('QID', 2)}, {repeat_qid('QID', 3)}, ... ({extra} records)")
+
+
+def prompt_note(prompts_file: Path | None, beside: str | Path) -> str:
+    """How a missing prompt is worded: not in the prompt file, or no prompt file at all."""
+    if prompts_file is not None:
+        return f"not in {prompts_file.name}"
+    return (f"needed, but there is no {prompts_path_for(beside).name} beside it: give the prompt file with "
+            "--prompts")
+
+
+def suite_problems(items: Iterable[dict[str, Any]], where: str) -> list[str]:
+    """Every problem of a suite: schema, check functions and arguments, prompts missing from the prompt
+    file beside it. Repeated qids are accepted (see :class:`ItemChecks`)."""
+    return suite_checks(items, where).all_problems()
+
+
+def suite_checks(items: Iterable[dict[str, Any]], where: str) -> ItemChecks:
     prompts_file = prompts_path_for(where)
     pids = {p["pid"] for p in load_prompts(prompts_file)} if Path(prompts_file).is_file() else None
-    v = schemas.validator("test-item")
-    schema_probs: list[str] = []
-    item_probs: list[tuple[int, int, str]] = []
-    pid_probs: list[str] = []
-    kinds = _MetricKinds(where)
-    kind_probs: list[str] = []
-    seen: set[int] = set()
-    suspects: set[int] = set()
-    n = 0
-    for n, it in enumerate(items, 1):
-        if not v.is_valid(it):
-            schema_probs += [f"{where}: item {n}: {'field ' + p + ': ' if p else ''}{m}" for p, m in v.problems(it)]
-        q = it.get("qid")
-        if isinstance(q, str):
-            h = hash(q)
-            if h in seen:
-                suspects.add(h)
-            seen.add(h)
-        checks = it.get("checks")
-        if checks:
-            item_probs += [(n, 1, p) for p in check_problems(it, f"{where}: item {n}")]
-            kind_probs += kinds.item(n, it)
-        if pids is not None:
-            used = list(it.get("pids") or []) + [c.get("pid") for c in checks or []
-                                                  if isinstance(c, dict) and c.get("pid")]
-            used += list(it.get("turns") or [])
-            pid_probs += [f"{where}: item {n}: no prompt {pid!r} in {prompts_file.name}"
-                          for pid in used if isinstance(pid, str) and pid not in pids]
-    if suspects:  # a second pass tells true duplicates from hash collisions and names every item
-        at: dict[str, list[int]] = {}
-        for i, it in enumerate(items, 1):
-            q = it.get("qid")
-            if isinstance(q, str) and hash(q) in suspects:
-                at.setdefault(q, []).append(i)
-        item_probs += [(i, 0, f"{where}: item {i}: field qid: duplicate qid {q!r}")
-                       for q, found in at.items() if len(found) > 1 for i in found]
-    item_probs.sort(key=lambda t: (t[0], t[1]))
-    return n, schema_probs + [m for _, _, m in item_probs] + kind_probs + pid_probs
+    checks = ItemChecks(where, pids, f"not in {prompts_file.name}" if pids is not None else "")
+    for it in items:
+        checks.add(it)
+    return checks
 
 
 class SuiteFile(RecordSource):
@@ -249,8 +318,7 @@ def read_suite(path: str | Path) -> SuiteFile:
     Raises:
         SchemaError: listing every problem (item number and field) when any item is invalid.
     """
-    source = RecordSource(path)
-    n, probs = _scan_suite(source, str(path))
-    if probs:
+    checks = suite_checks(RecordSource(path), str(path))
+    if probs := checks.all_problems():
         raise SchemaError(probs)
-    return SuiteFile(path, n)
+    return SuiteFile(path, checks.count)

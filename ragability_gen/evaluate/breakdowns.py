@@ -3,7 +3,8 @@
 A tag breakdown is one or more parts joined by ``&`` (their cross product); a part is a
 comma-separated list of tag patterns (``*`` and ``?`` are wildcards), optionally named ``NAME=``.
 Each tag of an item that matches a part is one group of that part, so an item carrying ``qeu`` and
-``qia`` counts in both groups; an item with no matching tag falls in the group ``(none)``.
+``qia`` counts in both groups; an item with no matching tag falls in the group ``(none)``, or
+``TAG:no`` for a part that is a single tag (python-ragability's ``--by_tags TAG``).
 A field breakdown is a comma-separated list of item fields (``check.<key>`` for a field of the
 check), grouped by their value combination, as python-ragability's ``--by_qfields`` does.
 """
@@ -27,8 +28,14 @@ DEFAULT_TAGS = (
     "task=task_*", "contradiction=contradiction_in_facts,no_contradiction_in_facts", "wc_template=wc_template_*",
     "wc_conflict=wc_explicit,wc_implicit", "wc_template=wc_template_*&wc_conflict=wc_explicit,wc_implicit",
     "rank_variant=rank_variant_*", "layout=layout_*",
+    # the tags python-ragability's converter puts on its items (ours carry them too)
+    "answerable=answerable,not_answerable", "contexts=kind_no_context,kind_1context,kind_2contexts,kind_4contexts",
+    "kind_context=kind_no_context,kind_context1,kind_context2,kind_context1+2,kind_context2+1,kind_context1+3,"
+    "kind_context3+1,kind_context1+2+3+4",
+    "kind_hint=kind_2contexts_q-h,kind_2contexts_q+h,kind_4contexts_q-h,kind_4contexts_q+h",
 )
-"""The tag groups the shipped suites put on their items; a group no item has is left out."""
+"""The tag groups the shipped suites and python-ragability's converter put on their items; a group no item
+has is left out."""
 
 DEFAULT_FIELDS = ("pid",)
 """Per prompt id, always meaningful: every results record names the prompt it was asked with."""
@@ -36,19 +43,30 @@ DEFAULT_FIELDS = ("pid",)
 
 @dataclass(frozen=True)
 class TagPart:
-    """Groups by the tags that match one of ``patterns``; listed tags keep their listed order."""
+    """Groups by the tags that match one of ``patterns``; listed tags keep their listed order.
+
+    Items with no matching tag fall in ``absent``: ``(none)``, or ``TAG:no`` when the part is one tag
+    without wildcards (python-ragability's tag-absent group), so ``--by-tags hint`` compares ``hint``
+    with ``hint:no``.
+    """
 
     name: str
     patterns: tuple[str, ...]
 
+    @property
+    def absent(self) -> str:
+        if len(self.patterns) == 1 and not any(c in self.patterns[0] for c in "*?["):
+            return f"{self.patterns[0]}:no"
+        return NONE
+
     def groups(self, tags: Sequence[str]) -> list[str]:
         found = [t for t in tags if any(fnmatchcase(t, p) for p in self.patterns)]
-        return list(dict.fromkeys(found)) or [NONE]
+        return list(dict.fromkeys(found)) or [self.absent]
 
     def sort_key(self, group: str) -> tuple[Any, ...]:
         if group in self.patterns:
             return (0, self.patterns.index(group))
-        return (1 if group != NONE else 2, natural_key(group))
+        return (1 if group != self.absent else 2, natural_key(group))
 
 
 @dataclass(frozen=True)

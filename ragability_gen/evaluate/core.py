@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ragability_gen.checkfuncs import CHECKS, CheckFunc
 from ragability_gen.core.fileio import RecordSource
+from ragability_gen.core.validate import repeat_qid
 from ragability_gen.errors import InputError
 
 from . import stats
@@ -113,6 +114,8 @@ class Report:
     tables: list[Table] = field(default_factory=list)
     checkers: CheckerFigures | None = None  # set when several checkers answered the checks
     clid: ClidReport | None = None  # inconsistency detection figures (AUROC, F1), when items carry CLID tags
+    #: records whose qid, pid and llm repeat an earlier record's: counted as ``QID#2``, ``QID#3``, ...
+    repeated: list[str] = field(default_factory=list)
 
     @property
     def llms(self) -> list[str]:
@@ -256,6 +259,7 @@ class _Counter:
         self.metric_funcs: dict[str, set[str]] = {}
         self.per_llm: dict[str, LLMSummary] = {}
         self.seen: dict[tuple[str, str, str], int] = {}
+        self.repeats: dict[tuple[str, str, str], int] = {}
         self.errors: list[CheckError] = []
         self.qids: set[str] = set()
         self.n_records = 0
@@ -272,9 +276,11 @@ class _Counter:
         llm, pid, qerr = rec["llm"], rec.get("pid", ""), rec.get("error") or ""
         if "pid" in rec:  # without a pid, one item asked with two prompts legitimately repeats
             key = (qid, pid, llm)
-            if key in self.seen:
-                self.probs.add(i, qid, "", f"same qid, pid and llm as item {self.seen[key]} (results counted twice?)")
-            self.seen[key] = i
+            if key in self.seen:  # python-ragability's converter repeats qids: counted as QID#2, ... and named
+                self.repeats[key] = self.repeats.get(key, 1) + 1
+                qid = repeat_qid(qid, self.repeats[key])
+            else:
+                self.seen[key] = i
         self.qids.add(qid)
         summary = self.per_llm.get(llm)
         if summary is None:
@@ -345,7 +351,7 @@ class _Counter:
         labels = {m: _labels(funcs, self.agg, m) for m, funcs in self.metric_funcs.items()
                   if self.metric_kind[m] == "multiclass"}
         return self.agg, Report(self.source, self.n_records, len(self.qids), self.per_llm, self.metric_kind, labels,
-                                self.errors)
+                                self.errors, repeated=sorted({k[0] for k in self.repeats}))
 
 
 def _record_problems(rec: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -457,7 +463,8 @@ def _tabulate(b: Breakdown, agg: dict[tuple[Any, ...], _Cell], report: Report, i
                 target = cells[(group, llm, metric)] = _Cell()
             target.merge(cell)
     groups = {g for g, _, _ in cells}
-    unmatched = next((p for i, p in enumerate(b.parts) if all(g[i] == NONE for g in groups)), None)
+    unmatched = next((p for i, p in enumerate(b.parts)
+                      if all(g[i] == (p.absent if isinstance(p, TagPart) else NONE) for g in groups)), None)
     order = sorted(groups, key=lambda g: tuple(p.sort_key(v) for p, v in zip(b.parts, g, strict=True)))
     rows = [row for metric, kind in report.metrics.items() for g in order for llm in report.llms
             if (g, llm, metric) in cells

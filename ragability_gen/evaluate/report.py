@@ -228,6 +228,10 @@ def summary_lines(report: Report) -> list[str]:
     t = report.totals
     out = [f"evaluated {report.records} records ({report.items} items, {len(report.llms)} LLMs), {t.checks} checks: "
            f"{t.results} results, {t.query_errors} query errors, {t.check_errors} check errors"]
+    if report.repeated:
+        names = ", ".join(report.repeated[:5]) + (", ..." if len(report.repeated) > 5 else "")
+        out.append(f"  {len(report.repeated)} qids occur more than once with the same pid and llm ({names}); each "
+                   "repeat is counted as a record of its own (QID#2, QID#3, ...)")
     width = max((len(m) for m in report.metrics), default=0)
     lwidth = max((len(llm) for llm in report.llms), default=0)
     by: dict[tuple[str, str], list[StatRow]] = {}
@@ -250,7 +254,9 @@ def _summary(report: Report) -> str:
             f"{', '.join(report.llms)}), {t.checks} checks, {t.results} with a result, "
             f"{t.query_errors + t.check_errors} without ({t.query_errors} query errors, {t.check_errors} check "
             "errors). Metrics: "
-            + ", ".join(f"{m} ({k})" for m, k in report.metrics.items()) + ".")
+            + ", ".join(f"{m} ({k})" for m, k in report.metrics.items()) + "."
+            + (f" {len(report.repeated)} qids occur more than once with the same pid and llm (as python-ragability's "
+               "converter writes them); each repeat is counted as a record of its own." if report.repeated else ""))
 
 
 def _error_blocks(report: Report) -> list[_Block]:
@@ -269,20 +275,35 @@ def _error_blocks(report: Report) -> list[_Block]:
     return blocks
 
 
+# What can start Markdown or HTML markup inside a line: emphasis (``*``, and ``_`` at a word's edge; inside
+# a word it is inert), code, raw HTML and entities, table cells, strikethrough, headings' closers, and the
+# ``](``, ``][``, ``]:`` that make a link, an image or a link definition (so ``[`` and ``!`` can stay as
+# they are, and figures such as "[86.2, 100.0]" read as before).
+_MD_SPECIAL = re.compile(r"[\\`*<>&|~#]|(?<!\w)_|_(?!\w)|\](?=[(\[:])")
+
+
+def md_text(text: str) -> str:
+    """Text from the data (model names, tags, prompt ids, metrics, errors) made inert in Markdown: each
+    markup character backslash-escaped (CommonMark shows it as itself), line breaks turned to spaces,
+    so ``<script>`` or ``![x](y)`` in a model's name is shown, never rendered."""
+    return _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), text.replace("\r", " ").replace("\n", " "))
+
+
 def _md_cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+    return md_text(text)
 
 
 def to_markdown(blocks: Sequence[_Block]) -> str:
-    """The report as GitHub-flavoured Markdown; charts are images in ``charts/``."""
+    """The report as GitHub-flavoured Markdown; charts are images in ``charts/``. All text is escaped."""
     out: list[str] = []
     for b in blocks:
         if b.kind in ("h1", "h2", "h3"):
-            out.append("#" * int(b.kind[1]) + " " + b.text)
+            out.append("#" * int(b.kind[1]) + " " + md_text(b.text))
         elif b.kind == "p":
-            out.append(b.text)
+            out.append(md_text(b.text))
         elif b.kind == "chart":
-            out.append(f"![{b.text}](charts/{b.name}.svg)")
+            alt = md_text(b.text.replace("[", "(").replace("]", ")"))  # inside link text every bracket counts
+            out.append(f"![{alt}](charts/{b.name}.svg)")
         else:
             lines = ["| " + " | ".join(_md_cell(h) for h in b.header) + " |", "|" + " --- |" * len(b.header)]
             lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in b.rows]

@@ -19,6 +19,7 @@ import functools
 import hashlib
 import json
 import os
+import random
 import re
 import sqlite3
 from collections import Counter
@@ -30,6 +31,7 @@ from typing import Any
 import jsonschema
 
 from ragability_gen.errors import LLMError, LLMSetupError
+from ragability_gen.llm.replies import NoAnswer, brief, reply_problem, scrub
 
 Message = dict[str, str]
 
@@ -136,6 +138,9 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float = 0.0
+    #: replies that carried no usable answer (no choices, null or empty content, content filter, a body
+    #: that is not a chat completion); each is retried like a failed request
+    no_answer: int = 0
 
     @property
     def retries(self) -> int:
@@ -267,7 +272,7 @@ class LLM:
         return self._client
 
     def _scrub(self, text: str) -> str:
-        return text.replace(self._secret, "***") if self._secret else text
+        return scrub(text, self._secret)
 
     def _format(self, schema: dict[str, Any] | None, schema_name: str) -> dict[str, Any] | None:
         kind = self._formats[0] if schema is not None and self._formats else None
@@ -313,10 +318,8 @@ class LLM:
                     self.usage.cache_hits += 1
                     return replace(await asyncio.shield(self._inflight[key]), cost=0.0, cached=True)
                 self._inflight[key] = asyncio.get_running_loop().create_future()
-            assert self._sem is not None
             try:
-                async with self._sem:
-                    resp = await self._create(client, messages, fmt)
+                resp = await self._ask(client, messages, fmt)
             except LLMError as e:
                 self.usage.failed += 1
                 self._settle(key, error=e)
@@ -327,16 +330,15 @@ class LLM:
             # the endpoint refused this reply format: drop it and ask with the next one
             if self._formats and self._format(schema, schema_name) == fmt:
                 self._formats.pop(0)
-        choice = resp.choices[0] if resp.choices else None
-        text = (choice.message.content or "") if choice else ""
+        choice = resp.choices[0]
+        text = self._scrub(choice.message.content)
         pt = getattr(resp.usage, "prompt_tokens", 0) or 0
         ct = getattr(resp.usage, "completion_tokens", 0) or 0
         cost = pt * self.spec.cost_per_prompt_token + ct * self.spec.cost_per_completion_token
         self.usage.prompt_tokens += pt
         self.usage.completion_tokens += ct
         self.usage.cost += cost
-        done = Completion(text, pt, ct, cost, False, choice.finish_reason if choice else None, http.requests,
-                          tuple(http.status))
+        done = Completion(text, pt, ct, cost, False, choice.finish_reason, http.requests, tuple(http.status))
         if self.cache is not None:
             self.cache.put(key, {"text": text, "prompt_tokens": pt, "completion_tokens": ct,
                                  "finish_reason": done.finish_reason})
@@ -352,7 +354,41 @@ class LLM:
             elif done is not None:
                 future.set_result(done)
 
+    async def _ask(self, client: Any, messages: Sequence[Message], fmt: dict[str, Any] | None) -> Any:
+        """One request whose reply carries a usable answer; a reply without one is retried like a failed
+        request (``max_retries`` times, exponential backoff), then raised as an :class:`LLMError`.
+
+        Returns None when the endpoint refused the reply format ``fmt``.
+        """
+        assert self._sem is not None
+        problem = ""
+        for attempt in range(self.spec.max_retries + 1):
+            if attempt:
+                # the openai client's own schedule: 0.5 s doubling up to 8 s, with jitter
+                await asyncio.sleep(min(8.0, 0.5 * 2 ** (attempt - 1)) * (0.75 + random.random() / 4))
+            async with self._sem:
+                try:
+                    resp = await self._create(client, messages, fmt)
+                except NoAnswer as e:
+                    resp, problem = e, e.reason
+            if resp is None:
+                return None
+            if not isinstance(resp, NoAnswer):
+                bad = reply_problem(resp)
+                if bad is None:
+                    return resp
+                problem = bad
+            self.usage.no_answer += 1
+        raise LLMError(self._scrub(f"{self.spec.alias}: no usable answer after {self.spec.max_retries} retries: "
+                                   f"{problem}"))
+
     async def _create(self, client: Any, messages: Sequence[Message], fmt: dict[str, Any] | None) -> Any:
+        try:
+            return await self._create_raw(client, messages, fmt)
+        except ValueError as e:  # a 200 whose body is not JSON (cut short, an HTML error page, ...)
+            raise NoAnswer(f"the reply body is not a JSON chat completion ({e})") from None
+
+    async def _create_raw(self, client: Any, messages: Sequence[Message], fmt: dict[str, Any] | None) -> Any:
         import openai
 
         kwargs: dict[str, Any] = {"model": self.spec.model, "messages": list(messages), **self.spec.params()}
@@ -373,19 +409,23 @@ class LLM:
         try:
             return await _chat(client, kwargs)
         except openai.BadRequestError as e:
-            raise LLMError(self._scrub(f"{self.spec.alias}: request refused (HTTP 400): {_brief(e)}")) from None
+            why = brief(e, self._secret)
+            raise LLMError(self._scrub(f"{self.spec.alias}: request refused (HTTP 400): {why}")) from None
         except openai.APIStatusError as e:
             retried = e.status_code in (408, 409, 429) or e.status_code >= 500
             after = f" after {self.spec.max_retries} retries" if retried else ""
             # credentials refused or no such model/path: every request would fail the same way
             error = LLMSetupError if e.status_code in (401, 403, 404) else LLMError
-            raise error(self._scrub(f"{self.spec.alias}: HTTP {e.status_code}{after}: {_brief(e)}")) from None
+            why = brief(e, self._secret)
+            raise error(self._scrub(f"{self.spec.alias}: HTTP {e.status_code}{after}: {why}")) from None
         except openai.APITimeoutError:
             raise LLMError(f"{self.spec.alias}: timed out after {self.spec.timeout:g} s, "
                            f"{self.spec.max_retries} retries") from None
         except openai.APIConnectionError as e:
-            raise LLMError(self._scrub(f"{self.spec.alias}: cannot connect to {self.spec.base_url} after "
-                                       f"{self.spec.max_retries} retries: {_brief(e)}")) from None
+            # an endpoint that has never answered in this run is down or mistyped: stop, as for a refused key
+            error = LLMError if self.usage.http_status else LLMSetupError
+            raise error(self._scrub(f"{self.spec.alias}: cannot connect to {self.spec.base_url} after "
+                                    f"{self.spec.max_retries} retries: {brief(e, self._secret)}")) from None
 
     async def aclose(self) -> None:
         if self._client is not None:
@@ -394,18 +434,15 @@ class LLM:
 
 
 def _http_client(event_hooks: dict[str, list[Any]]) -> Any:
-    """The HTTP layer under the openai client: its aiohttp backend where installed, else httpx.
+    """The HTTP layer under the openai client: httpx, the openai client's own default.
 
-    Measured against the scripted server (benchmarks/bench_query.py), aiohttp's connection pool takes
-    a fraction of the client CPU per request that httpx's takes (httpcore scans its whole pool on every
-    request), so a busy run stays network-bound longer; it honours the same timeouts and event hooks.
+    openai's aiohttp backend takes less client CPU per request (benchmarks/bench_query.py compares the two),
+    but it reports a refused connection and a reset connection as other errors than httpx does, and the
+    reply checks in this module rely on telling those apart (an unreachable endpoint stops the run).
     """
     import openai
 
-    try:
-        return openai.DefaultAioHttpClient(event_hooks=event_hooks)
-    except (RuntimeError, ImportError):  # openai installed without its aiohttp extra
-        return openai.DefaultAsyncHttpxClient(event_hooks=event_hooks)
+    return openai.DefaultAsyncHttpxClient(event_hooks=event_hooks)
 
 
 def _timeout(seconds: float) -> Any:
@@ -441,17 +478,6 @@ async def connected(llms: Sequence[LLM]) -> AsyncIterator[None]:
     finally:
         for llm in llms:
             await llm.aclose()
-
-
-def _brief(e: Exception) -> str:
-    """The endpoint's own error message, on one line and short."""
-    body = getattr(e, "body", None)
-    text = None
-    if isinstance(body, dict):
-        inner = body.get("error")
-        text = body.get("message") or (inner.get("message") if isinstance(inner, dict) else inner)
-    text = " ".join(str(text or getattr(e, "message", None) or e).split())
-    return text[:300]
 
 
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)

@@ -1,23 +1,65 @@
-"""Which models a command uses: from ``--llm`` options, an hjson config file, or both.
+"""Which models a command uses: from ``--llm`` options, a config file, or both.
 
 Config files follow python-ragability's layout (``llms``: ``provider/model`` strings or objects with
 ``llm``, ``alias``, ``api_url``, ``api_key_env``, sampling settings and costs; ``providers``: defaults per
-provider), so an existing experiment config works unchanged. Names given with ``--llm`` that match an
-alias in the config use that entry; other names are built from the command-line settings.
+provider; ``prompts``: prompts given in the config), in hjson, JSON or YAML as python-ragability reads
+them, so an existing experiment config works unchanged. Settings that llms_wrapper documents and this
+tool has no use for are accepted with a warning (:class:`ConfigWarning`) saying they have no effect.
+Names given with ``--llm`` that match an alias in the config use that entry; other names are built from
+the command-line settings.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from ragability_gen.core import schemas
-from ragability_gen.core.fileio import load_data
-from ragability_gen.errors import LLMError, SpecError
+from ragability_gen.core.fileio import load_data, read_text
+from ragability_gen.errors import InputError, LLMError, SpecError
 from ragability_gen.llm.client import LLM, LLMSpec, ResponseCache, spec_for
 
-_RENAMED = {"api_url": "base_url", "cost_per_output_token": "cost_per_completion_token"}
+_RENAMED = {"api_url": "base_url", "api_base": "base_url", "cost_per_output_token": "cost_per_completion_token",
+            "max_output_tokens": "max_tokens"}
+#: llms_wrapper settings this tool accepts but does not use, and why.
+_NO_EFFECT = {
+    "max_input_tokens": "prompts are sent whole; an endpoint that finds one too long answers with an error",
+    "via_streaming": "replies are read whole, not streamed",
+    "user_env": "this tool sends no user name (only an API key, from api_key_env)",
+    "password_env": "this tool sends no password (only an API key, from api_key_env)",
+}
+
+
+class ConfigWarning(UserWarning):
+    """A config setting that is accepted but has no effect here; the CLI prints it as a ``warning:`` line."""
+
+
+def read_config(path: str | Path) -> Any:
+    """The content of a config file: YAML (``.yaml``/``.yml``) or hjson/JSON (anything else)."""
+    if Path(path).suffix.lower() in (".yaml", ".yml"):
+        try:
+            return yaml.safe_load(read_text(path))
+        except yaml.YAMLError as e:
+            mark = getattr(e, "problem_mark", None)
+            at = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+            raise InputError(f"{path}: {at}{getattr(e, 'problem', None) or e}") from None
+    return load_data(path)
+
+
+def config_prompts(path: str | Path) -> list[dict[str, Any]]:
+    """The prompts a config file gives in ``prompts`` (python-ragability's place for them), validated."""
+    data = read_config(path)
+    prompts = data.get("prompts") if isinstance(data, dict) else None
+    if not prompts:
+        return []
+    problems = schemas.problems(prompts, "prompts", f"{path}: prompts")
+    if problems:
+        raise SpecError(problems)
+    return list(prompts)
 
 
 def _spec_from_entry(entry: str | dict[str, Any], providers: dict[str, dict[str, Any]], where: str) -> LLMSpec:
@@ -26,6 +68,22 @@ def _spec_from_entry(entry: str | dict[str, Any], providers: dict[str, dict[str,
     provider = name.split("/", 1)[0] if "/" in name else ""
     merged = {**providers.get(provider, {}), **settings}
     alias = merged.pop("alias", name)
+    for key, why in _NO_EFFECT.items():
+        if merged.pop(key, None) is not None:
+            warnings.warn(ConfigWarning(f"{where} ({alias}): {key} has no effect: {why}"), stacklevel=2)
+    for old in ("api_base", "max_output_tokens"):
+        new = _RENAMED[old]
+        if old in merged and (new in merged or (new == "base_url" and "api_url" in merged)):
+            raise SpecError(f"{where}: give {old} or {'api_url' if new == 'base_url' else new}, not both")
+    url = merged.get("api_url") or merged.get("api_base") or merged.get("base_url")
+    if isinstance(url, str) and "${" in url:
+        url = url.replace("${model}", name.split("/", 1)[-1])
+        if "${" in url:
+            raise SpecError(f"{where}: api_url: only ${{model}} can be filled in; keys, users and passwords "
+                            "are never put into a URL (name the key's variable with api_key_env)")
+        for k in ("api_url", "api_base", "base_url"):
+            if k in merged:
+                merged[k] = url
     kwargs = {_RENAMED.get(k, k): v for k, v in merged.items()}
     try:
         spec = spec_for(name, **kwargs)
@@ -40,7 +98,7 @@ def load_llm_config(path: str | Path) -> list[LLMSpec]:
     Raises:
         SpecError: the file breaks the schema, or an entry has no endpoint or a duplicate alias.
     """
-    data = load_data(path)
+    data = read_config(path)
     problems = schemas.problems(data, "llm-config", str(path))
     if problems:
         raise SpecError(problems)

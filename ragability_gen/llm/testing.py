@@ -16,6 +16,8 @@ import argparse
 import json
 import random
 import signal
+import socket
+import struct
 import threading
 import time
 from collections import Counter
@@ -44,6 +46,9 @@ class Reply:
     body: str | None = None  # sent verbatim instead of a chat completion (status still applies)
     prompt_tokens: int = 10
     completion_tokens: int = 5
+    reset: bool = False  # close the connection without answering (a connection reset)
+    finish_reason: str = "stop"
+    null_content: bool = False  # "content": null in the completion
 
 
 Responder = Callable[[dict[str, Any]], "Reply | str"]
@@ -58,11 +63,13 @@ class Recorded:
     time: float
 
 
-def completion_body(content: str, model: str, prompt_tokens: int = 10, completion_tokens: int = 5) -> dict[str, Any]:
+def completion_body(content: str | None, model: str, prompt_tokens: int = 10, completion_tokens: int = 5,
+                    finish_reason: str = "stop") -> dict[str, Any]:
     """A chat-completion response body as OpenAI-compatible servers send it."""
     return {
         "id": "chatcmpl-scripted", "object": "chat.completion", "created": 0, "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                     "finish_reason": finish_reason}],
         "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                   "total_tokens": prompt_tokens + completion_tokens},
     }
@@ -159,14 +166,21 @@ class ScriptedServer:
                     reply = Reply(reply)
                 if reply.delay:
                     time.sleep(reply.delay)
+                if reply.reset:
+                    # SO_LINGER with a zero timeout: close() sends a TCP reset instead of a clean close
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    self.close_connection = True
+                    self.connection.close()
+                    return
                 if reply.body is not None:
                     text = reply.body
                 elif reply.status != 200:
                     text = json.dumps({"error": {"message": f"scripted error {reply.status}",
                                                  "type": "scripted", "code": reply.status}})
                 else:
-                    text = json.dumps(completion_body(reply.content, str(body.get("model", "")),
-                                                      reply.prompt_tokens, reply.completion_tokens))
+                    text = json.dumps(completion_body(None if reply.null_content else reply.content,
+                                                      str(body.get("model", "")), reply.prompt_tokens,
+                                                      reply.completion_tokens, reply.finish_reason))
                 self._send(reply.status, text, reply.headers)
 
         return Handler
@@ -210,19 +224,70 @@ def flaky(responder: Responder, rate: float, seed: int = 0, timeout_delay: float
     return respond
 
 
+#: Replies that arrive but carry no usable answer, as real endpoints send them now and then.
+NO_ANSWER_FAULTS: dict[str, Callable[[], Reply]] = {
+    "no_choices": lambda: Reply(body=json.dumps({"id": "x", "object": "chat.completion", "created": 0,
+                                                  "model": "m", "choices": []})),
+    "null_content": lambda: Reply(null_content=True, finish_reason="stop"),
+    "content_filter": lambda: Reply(null_content=True, finish_reason="content_filter"),
+    "empty_length": lambda: Reply("", finish_reason="length"),
+    "truncated_body": lambda: Reply(body='{"id": "chatcmpl-x", "object": "chat.completion", "choi'),
+    "html_body": lambda: Reply(body="<html><body>502 Bad Gateway</body></html>"),
+    "reset": lambda: Reply(reset=True),
+}
+#: Every fault :func:`faulty` injects: the replies without an answer, and the HTTP errors.
+FAULT_KINDS = (*NO_ANSWER_FAULTS, "429", "500")
+
+
+def faulty(responder: Responder, rate: float, seed: int = 0, kinds: tuple[str, ...] = FAULT_KINDS) -> Responder:
+    """Wrap ``responder`` so a share ``rate`` of requests get a fault, each of ``kinds`` equally often.
+
+    The faults are those of real endpoints: 200 replies with no choices, null or empty content, a
+    content filter, a body cut short or not JSON, a connection reset, 429 and 500. What was injected is
+    counted in the wrapper's ``injected`` attribute.
+    """
+    rng = random.Random(seed)
+    lock = threading.Lock()
+    injected: Counter[str] = Counter()
+
+    def respond(body: dict[str, Any]) -> Reply | str:
+        with lock:
+            roll, kind = rng.random(), kinds[rng.randrange(len(kinds))]
+            if roll < rate:
+                injected[kind] += 1
+        if roll >= rate:
+            return responder(body)
+        if kind == "429":
+            return Reply(status=429, headers={"Retry-After": "0", "retry-after-ms": "20"})
+        if kind == "500":
+            return Reply(status=500, headers={"retry-after-ms": "20"})
+        return NO_ANSWER_FAULTS[kind]()
+
+    respond.injected = injected  # type: ignore[attr-defined]
+    return respond
+
+
 def _main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each reply")
     parser.add_argument("--fail-rate", type=float, default=0.0, help="share of requests answered 429/500/late")
     parser.add_argument("--timeout-delay", type=float, default=0.0, help="delay of 'late' failures (0: none)")
+    parser.add_argument("--faults", type=float, default=0.0,
+                        help="share of requests answered with a fault of every kind real endpoints send "
+                             "(see FAULT_KINDS)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the fault schedule")
     args = parser.parse_args()
 
     def respond(body: dict[str, Any]) -> Reply:
         text = user_text(body)
         return Reply(f"Answer about: {text[-60:]}", delay=args.latency)
 
-    responder = flaky(respond, args.fail_rate, timeout_delay=args.timeout_delay) if args.fail_rate else respond
+    responder: Responder = respond
+    if args.fail_rate:
+        responder = flaky(respond, args.fail_rate, seed=args.seed, timeout_delay=args.timeout_delay)
+    elif args.faults:
+        responder = faulty(respond, args.faults, seed=args.seed)
     server = ScriptedServer(responder, port=args.port, record=False).start()
     print(server.base_url, flush=True)
     stop = threading.Event()

@@ -32,24 +32,21 @@ import orjson
 from ragability_gen.core.fileio import RecordSource, atomic_dir, atomic_output
 from ragability_gen.errors import InputError, LLMError, SpecError
 from ragability_gen.llm.client import LLM, Completion, Message
+from ragability_gen.run.checking import DEFAULT_CHECK_PROMPT, checker_job, fill_checker_prompt, needs_checker
 from ragability_gen.run.core import (
-    DEFAULT_CHECK_PROMPT,
-    Journal,
-    Key,
     RunSummary,
     _asker,
-    _checker_job,
     _drive,
-    _fingerprint,
-    _journal_path,
-    _needs_checker,
+    _numbered,
     _prompts,
     _scan,
+    check_fingerprint,
     check_results,
-    fill_checker_prompt,
     fill_testee_prompt,
+    query_fingerprint,
     query_suite,
 )
+from ragability_gen.run.journal import Journal, Key, journal_path
 
 MANIFEST = "batch.json"
 ENDPOINT = "/v1/chat/completions"
@@ -131,20 +128,20 @@ class _Inputs:
         if kind not in ("query", "check"):
             raise SpecError(f"unknown batch kind {kind!r} (use query or check)")
         self.kind, self.source, self.output, self.llms = kind, Path(source), Path(output), list(llms)
-        self.prompt_map, self.prompts_path = _prompts(Path(prompts) if prompts else None, self.source)
+        self.prompt_map, self.prompts_path, digest = _prompts(Path(prompts) if prompts else None, self.source)
         self.records = RecordSource(self.source)
-        _, needs_checker = _scan(self.records, self.prompt_map, self.prompts_path, result_fields=kind == "check")
-        if kind == "check" and needs_checker and not self.llms:
+        checks = _scan(self.records, self.prompt_map, self.prompts_path, results=kind == "check")
+        if kind == "check" and checks.needs_checker and not self.llms:
             raise SpecError(f"{self.source}: some checks ask a checker model: give one with --checker MODEL")
         if kind == "query" and not self.llms:
             raise SpecError(f"{self.source}: no testee model: give one with --llm or --config")
-        self.fingerprint = _fingerprint(self.source, self.prompts_path)
-        if kind == "check":
-            self.fingerprint["checker"] = self.llms[0].spec.alias if self.llms else None
+        # the live run's fingerprint, so a live run resumes what a collect journalled, and the other way round
+        self.fingerprint = (query_fingerprint(self.source, digest, self.llms) if kind == "query"
+                            else check_fingerprint(self.source, digest, self.llms[:1], None))
 
     def journal(self, create: bool = True) -> Journal | _NoJournal:
         """The run's journal; with ``create`` False and none there yet, one where nothing is done."""
-        path = _journal_path(self.output)
+        path = journal_path(self.output)
         return Journal(path, self.fingerprint) if create or path.exists() else _NoJournal()
 
     def _pids(self, item: dict[str, Any]) -> list[str]:
@@ -155,22 +152,22 @@ class _Inputs:
         """Every job not done yet: its key, the model requests it needs, the record and the prompt id."""
         if self.kind == "query":
             for llm in llms:
-                for item in self.records:
+                for qid, item in _numbered(self.records, False):
                     for pid in self._pids(item):
-                        key = (item["qid"], pid, llm.spec.alias)
+                        key = (qid, pid, llm.spec.alias)
                         if not journal.done(key):
                             messages = fill_testee_prompt(self.prompt_map[pid], item.get("facts"),
                                                           item.get("query") or "")
                             yield key, [_Request(key, None, llm, messages)], item, pid
             return
         checker = llms[0] if llms else None
-        for rec in self.records:
-            key = (rec["qid"], rec["pid"], rec["llm"])
+        for qid, rec in _numbered(self.records, True):
+            key = (qid, rec["pid"], rec["llm"])
             if journal.done(key):
                 continue
             needs = []
             for i, c in enumerate(rec.get("checks") or []):
-                if not rec["error"] and _needs_checker(c) and checker is not None:
+                if not rec["error"] and needs_checker(c) and checker is not None:
                     prompt = self.prompt_map[c["pid"]] if c.get("pid") else DEFAULT_CHECK_PROMPT
                     messages = fill_checker_prompt(prompt, rec["response"], c.get("check_for"), c.get("query") or "")
                     needs.append(_Request(key, i, checker, messages))
@@ -487,9 +484,10 @@ def collect_batch(kind: str, source: str | Path, output: str | Path, llms: Seque
                 summary.pending += 1
                 continue
             if kind == "query":
-                yield key, counted(_asker(requests[0].llm, rec, pid, inputs.prompt_map[pid]))
+                yield key, counted(_asker(requests[0].llm, rec, key[0], pid, inputs.prompt_map[pid]))
             else:
-                yield key, counted(_checker_job(replies[:1], rec, inputs.prompt_map))
+                yield key, counted(checker_job(replies[:1], rec, {"qid": key[0], "pid": key[1], "llm": key[2]},
+                                               inputs.prompt_map))
 
     def counted(make: Callable[[], Awaitable[dict[str, Any]]]) -> Callable[[], Awaitable[dict[str, Any]]]:
         async def job() -> dict[str, Any]:

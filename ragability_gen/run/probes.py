@@ -294,7 +294,7 @@ def run_probes(source: str | Path, checkers: Sequence[LLM], *, prompts: str | Pa
     source = Path(source)
     if not checkers:
         raise SpecError(f"{source}: no checker to probe: give one with --checker MODEL")
-    _, prompts_path = _prompts(Path(prompts) if prompts else None, source)
+    _, prompts_path, _ = _prompts(Path(prompts) if prompts else None, source)
     picked = cases(RecordSource(source), per_role, seed)
     if not picked:
         raise InputError(f"{source}: no item has a check a checker answers (an answer check with check_for, a "
