@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ragability_gen.convert.core import ConvertSummary, register_converter
+from ragability_gen.convert.wikicontradict_layouts import MISSING, get_dotted
 from ragability_gen.core.fileio import read_records
 from ragability_gen.core.model import Answer, Context, Instance, Provenance
 from ragability_gen.core.specs import Spec
@@ -26,18 +27,6 @@ from ragability_gen.errors import InputError
 
 OPTIONS: dict[str, tuple[str, ...]] = {"fewer": ("exclude", "keep"), "bad_records": ("error", "exclude")}
 BLOCK_FIELDS = ("content", "document_title", "section_title", "last_edit_date", "url")
-_MISSING = object()
-
-
-def _get(record: Any, dotted: str) -> Any:
-    cur = record
-    for part in dotted.split("."):
-        if not isinstance(cur, dict) or part not in cur:
-            return _MISSING
-        cur = cur[part]
-    return cur
-
-
 def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
@@ -108,13 +97,13 @@ def convert_wikicollide(path: Path, spec: Spec, options: dict[str, Any]) -> tupl
     instances: list[Instance] = []
     seen: dict[str, int] = {}
     for r, rec in enumerate(records, 1):
-        cid = _text(_get(rec, f["id"])).strip()
+        cid = _text(get_dotted(rec, f["id"])).strip()
         where = f"{name}: record {r}" + (f" ({cid})" if cid else "")
         found: list[tuple[str, str]] = []  # (message, reason)
-        claim = _text(_get(rec, f["claim"]))
-        block = _block(_get(rec, f["block"]))
-        label_value = _text(_get(rec, f["label"])).strip()
-        type_value = _get(rec, f["type"])
+        claim = _text(get_dotted(rec, f["claim"]))
+        block = _block(get_dotted(rec, f["block"]))
+        label_value = _text(get_dotted(rec, f["label"])).strip()
+        type_value = get_dotted(rec, f["type"])
         if not cid:
             found.append((f"field {f['id']}: missing or empty", "no claim id"))
         elif cid in seen:
@@ -130,13 +119,13 @@ def convert_wikicollide(path: Path, spec: Spec, options: dict[str, Any]) -> tupl
         entry = None
         if label is not None and label[0] == "inconsistent":
             entry = types.get(_text(type_value))
-            if type_value is _MISSING or type_value is None:
+            if type_value is MISSING or type_value is None:
                 found.append((f"field {f['type']}: missing on an inconsistent record", "inconsistent without a type"))
             elif entry is None:
                 found.append((f"field {f['type']}: unknown inconsistency type {type_value!r} "
                               f"(known: {', '.join(types)})", "unknown inconsistency type"))
-        trace = _get(rec, f["trace"])
-        if trace is not _MISSING and not isinstance(trace, list):
+        trace = get_dotted(rec, f["trace"])
+        if trace is not MISSING and not isinstance(trace, list):
             found.append((f"field {f['trace']}: must be a list of actions", "bad agent trace"))
         if found:
             if bad_policy == "error":
@@ -179,7 +168,7 @@ def _instance(rec: Any, r: int, name: str, spec: Spec, cid: str, claim: str, blo
                 contexts[ctx_id] = Context(
                     ctx_id, text, annotation=annotation, answer="2" if inconsistent else "1",
                     agrees=() if inconsistent else (first,), contradicts=(first,) if inconsistent else ())
-    reasoning_text = _text(_get(rec, f["label_reasoning"])).strip()
+    reasoning_text = _text(get_dotted(rec, f["label_reasoning"])).strip()
     ans = spec["answers"]
     answers = {"1": Answer(ans["consistent"]["short"], ans["consistent"]["long"]),
                "2": Answer(ans["inconsistent"]["short"], reasoning_text or ans["inconsistent"]["long"])}

@@ -96,20 +96,21 @@ def _csv_question(name: str, n: int, line: int, values: dict[str, str], names: d
 
 # --------------------------------------------------------------------------- the JSON layout (Appendix E)
 
-_MISSING = object()
+MISSING = object()
 
 
-def _get(record: Any, dotted: str) -> Any:
+def get_dotted(record: Any, dotted: str) -> Any:
+    """The value at a dotted path (``claim.claim_text``) of a JSON record, or :data:`MISSING`."""
     cur = record
     for part in dotted.split("."):
         if not isinstance(cur, dict) or part not in cur:
-            return _MISSING
+            return MISSING
         cur = cur[part]
     return cur
 
 
 def _text(value: Any) -> str:
-    if value is _MISSING or value is None:
+    if value is MISSING or value is None:
         return ""
     if isinstance(value, list):
         return "; ".join(_text(v) for v in value if _text(v))
@@ -160,10 +161,10 @@ class _JsonLayout:
         """The first non-empty value of a field and the key path it came from."""
         paths = self.fields.get(fld, [])
         paths = [paths] if isinstance(paths, str) else paths
-        chosen, value = "", _MISSING
+        chosen, value = "", MISSING
         for p in paths:
             p = p.replace("{n}", str(n))
-            chosen, value = chosen or p, _get(record, p)
+            chosen, value = chosen or p, get_dotted(record, p)
             if _text(value).strip():
                 return value, p
         return value, chosen
@@ -198,7 +199,7 @@ class _JsonLayout:
         while True:
             n += 1
             qval, qkey = self.first(record, "question", n)
-            if qval is _MISSING and n > 1:
+            if qval is MISSING and n > 1:
                 break
             values = {"context1": shared["passage1"], "context2": shared["passage2"],
                       "samepassage": shared["samepassage"], "contradict_type": shared["contradict_type"],
@@ -216,7 +217,7 @@ class _JsonLayout:
             qid = values["question_id"].strip()
             out.append(Question(f"{where}, question {n} (question_ID {qid})", f"record {r}, question {n}", qnames,
                                 r, values, type_i))
-            if qval is _MISSING:
+            if qval is MISSING:
                 break
         return out
 
@@ -234,6 +235,6 @@ def _count_questions(record: dict[str, Any], fields: dict[str, Any]) -> int:
     paths = fields["question"]
     path = paths if isinstance(paths, str) else paths[0]
     n = 0
-    while _text(_get(record, path.replace("{n}", str(n + 1)))).strip():
+    while _text(get_dotted(record, path.replace("{n}", str(n + 1)))).strip():
         n += 1
     return max(n, 1)
