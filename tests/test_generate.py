@@ -107,8 +107,8 @@ def test_good_replies_are_accepted(cli: Any, corpus: Path, tmp_path: Path) -> No
         "overlap with the closest other row: mean 0.00, max 0.00)",
         "  distinctness context 4: 1 of 1 generated texts have a sentence skeleton no other row shares (3-gram "
         "overlap with the closest other row: mean 0.00, max 0.00)",
-        "  m: 7 calls (0 from the cache, 0 failed), 7 HTTP requests (0 retries), tokens 70 prompt + 35 completion, "
-        "cost 0.0000",
+        "  m: 7 calls, 0 from the cache, 7 HTTP requests (0 retries; errors: none, 0 unanswered, 0 without an "
+        "answer), 0 failed, 70+35 tokens, cost 0.0000",
         "  LLM calls per accepted context: 3.5",
         "wrote 1 instances to out.tsv, 2 audit records to out.audit.jsonl, 0 instances with a context not generated "
         "to out.rejects.jsonl",
@@ -220,7 +220,7 @@ def test_429_then_success_is_retried_and_recorded(cli: Any, corpus: Path, tmp_pa
     with ScriptedServer(script) as server:
         result = generate(cli, server)
     assert result.exit_code == 0
-    assert "  m: 7 calls (0 from the cache, 0 failed), 8 HTTP requests (1 retries)" in result.stderr
+    assert "  m: 7 calls, 0 from the cache, 8 HTTP requests (1 retries; errors: " in result.stderr
     audit, _ = outputs(tmp_path)
     first = audit[0]["attempts"][0]
     assert (audit[0]["accepted"], first["candidate"], first["http_requests"], first["http_status"]) == (
@@ -526,7 +526,7 @@ def test_cache_answers_a_second_run(cli: Any, corpus: Path, tmp_path: Path) -> N
         second = cli(*args)
     assert first.exit_code == second.exit_code == 0
     assert len(server.requests) == 7
-    assert "  m: 7 calls (7 from the cache, 0 failed), 0 HTTP requests (0 retries)" in second.stderr
+    assert "  m: 7 calls, 7 from the cache, 0 HTTP requests (0 retries; errors: none" in second.stderr
 
 
 def test_progress_callback_and_library_use() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from ragability_gen.core.model import Instance
 from ragability_gen.generate.textrules import RuleVerdict
 from ragability_gen.generate.verifier import ModelVerdict
-from ragability_gen.llm.client import Completion
+from ragability_gen.llm.client import Completion, usage_line
 
 SHOWN_ROWS = 10
 """Rows listed by name in a summary line; the rest are counted."""
@@ -214,10 +214,7 @@ class GenerateSummary:
             out.append(f"  context {cid} not generated for {n} rows whose declared relations cannot hold "
                        f"(reasons in the rejects report){kept}{skipped}")
         out += [d.line() for d in self.distinctness]
-        for alias, u in self.usage.items():
-            out.append(f"  {alias}: {u['calls']} calls ({u['cache_hits']} from the cache, {u['failed']} failed), "
-                       f"{u['http_requests']} HTTP requests ({u['retries']} retries), tokens {u['prompt_tokens']} "
-                       f"prompt + {u['completion_tokens']} completion, cost {u['cost']:.4f}")
+        out += ["  " + usage_line(alias, u) for alias, u in self.usage.items()]
         accepted = sum(self.accepted.values())
         if self.calls:
             per = f"{self.calls / accepted:.1f}" if accepted else "n/a (none accepted)"

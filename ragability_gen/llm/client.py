@@ -23,7 +23,7 @@ import random
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -158,6 +158,20 @@ class Usage:
         d["retries"] = self.retries
         d["unanswered"] = self.unanswered
         return d
+
+    def line(self, alias: str) -> str:
+        """The summary line of every command that talks to models (see :func:`usage_line`)."""
+        return usage_line(alias, self.to_dict())
+
+
+def usage_line(alias: str, u: Mapping[str, Any]) -> str:
+    """One model's usage as every command's summary shows it, from :meth:`Usage.to_dict` (as audits keep it)."""
+    status = ", ".join(f"{n}x{code}" for code, n in sorted(u["http_status"].items(), key=lambda kv: int(kv[0]))
+                       if str(code) != "200")
+    return (f"{alias}: {u['calls']} calls, {u['cache_hits']} from the cache, {u['http_requests']} HTTP requests "
+            f"({u['retries']} retries; errors: {status or 'none'}, {u['unanswered']} unanswered, "
+            f"{u['no_answer']} without an answer), {u['failed']} failed, "
+            f"{u['prompt_tokens']}+{u['completion_tokens']} tokens, cost {u['cost']:.4f}")
 
 
 def default_cache_path() -> Path:

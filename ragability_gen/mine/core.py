@@ -170,7 +170,7 @@ async def amine(inputs: Sequence[str | Path], *, verifier: str = "rules", facts:
             if i % 200 == 0 or i == len(pairs):
                 progress("verify", i, len(pairs))
     if llm is not None:
-        summary.usage.append(f"{llm.spec.alias}: {_usage(llm)}")
+        summary.usage.append(llm.usage.line(llm.spec.alias))
     candidates = _candidates(pairs, verdicts, min_score, summary)
     return MineResult(candidates, to_instances(candidates), summary, passages)
 
@@ -178,12 +178,6 @@ async def amine(inputs: Sequence[str | Path], *, verifier: str = "rules", facts:
 def mine(inputs: Sequence[str | Path], **kwargs: Any) -> MineResult:
     """Synchronous :func:`amine`."""
     return asyncio.run(amine(inputs, **kwargs))
-
-
-def _usage(llm: LLM) -> str:
-    u = llm.usage.to_dict()
-    shown = {k: v for k, v in u.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
-    return ", ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in shown.items())
 
 
 def _candidates(pairs: list[tuple[Fact, Passage, float]], verdicts: Sequence[Verdict | None], min_score: float,

@@ -91,13 +91,7 @@ class RunSummary:
         out += [f"  {note}" for note in self.notes]
         for kind, n in sorted(self.errors.items()):
             out.append(f"  errors: {n} {kind}")
-        for alias, llm in self.llms.items():
-            u = llm.usage
-            status = ", ".join(f"{n}x{code}" for code, n in sorted(u.http_status.items()) if code != 200)
-            out.append(f"  {alias}: {u.calls} calls, {u.cache_hits} from the cache, {u.http_requests} HTTP requests "
-                       f"({u.retries} retries; errors: {status or 'none'}, {u.unanswered} unanswered, "
-                       f"{u.no_answer} without an answer), {u.failed} failed, "
-                       f"{u.prompt_tokens}+{u.completion_tokens} tokens, cost {u.cost:.4f}")
+        out += ["  " + llm.usage.line(alias) for alias, llm in self.llms.items()]
         return out
 
 
