@@ -155,7 +155,7 @@ def iter_instances(path: str | Path, spec: str | Path | Spec | None = None,
         return iter(instances), summary
     _check_call(path, loaded, options)
     found, summary = stream(Path(path), loaded, options)
-    summary.default_suite = _default_suite(loaded)
+    _describe(summary, loaded)
     return found, summary
 
 
@@ -176,12 +176,13 @@ def _check_call(path: str | Path, loaded: Spec, options: dict[str, Any]) -> None
         raise InputError(problems)
 
 
-def _default_suite(loaded: Spec) -> str | None:
+def _describe(summary: ConvertSummary, loaded: Spec) -> None:
+    """Name the spec the instances were read with, and the suite it compiles to by default."""
+    summary.spec = loaded
     default = loaded.get("default_suite")
-    if not default:
-        return None
-    shipped = "/" not in default and not default.endswith(".hjson")
-    return str(default) if shipped else str(loaded.path.parent / default)
+    if default:
+        shipped = "/" not in default and not default.endswith(".hjson")
+        summary.default_suite = str(default) if shipped else str(loaded.path.parent / default)
 
 
 def read_instances(path: str | Path, spec: str | Path | Spec | None = None,
@@ -197,26 +198,10 @@ def read_instances(path: str | Path, spec: str | Path | Spec | None = None,
     Raises:
         InputError: with one line per problem (file, line, column) when the input is bad.
     """
-    if spec is None:
-        loaded = guess_converter_spec(path)
-    else:
-        loaded = spec if isinstance(spec, Spec) else load_converter_spec(spec)
-    converter = CONVERTERS.get(loaded["converter"])
-    if converter is None:
-        raise InputError(f"{loaded.path}: field converter: unknown converter {loaded['converter']!r} "
-                         f"(known: {', '.join(sorted(CONVERTERS))})")
-    src = Path(path)
-    if not src.is_file():
-        raise InputError(f"{path}: no such file")
-    problems = _option_problems(path, loaded, options)
-    if problems:
-        raise InputError(problems)
-    instances, summary = converter.func(src, loaded, options)
-    summary.spec = loaded
-    default = loaded.get("default_suite")
-    if default:
-        shipped = "/" not in default and not default.endswith(".hjson")
-        summary.default_suite = default if shipped else str(loaded.path.parent / default)
+    loaded = _load_spec(path, spec)
+    _check_call(path, loaded, options)
+    instances, summary = CONVERTERS[loaded["converter"]].func(Path(path), loaded, options)
+    _describe(summary, loaded)
     return instances, summary
 
 

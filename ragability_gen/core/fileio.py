@@ -32,7 +32,6 @@ from ragability_gen.errors import InputError
 
 FORMATS = ("hjson", "json", "jsonl")
 
-_INDENT = orjson.OPT_INDENT_2
 _RECORD_END = b"\n  }"  # how every record of an indented top-level array ends (nested ones end deeper)
 
 

@@ -174,12 +174,6 @@ class _MetricKinds:
         return probs
 
 
-def metric_kind_problems(items: Iterable[dict[str, Any]], where: str) -> list[str]:
-    """Metrics fed by check functions of different kinds, once per metric and function (see :class:`_MetricKinds`)."""
-    kinds = _MetricKinds(where)
-    return [p for i, it in enumerate(items, 1) for p in kinds.item(i, it)]
-
-
 MAX_PROBLEMS = 50
 """Problems reported for one file at most; a file that broken needs fixing at the root, not line by line."""
 

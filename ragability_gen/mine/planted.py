@@ -9,12 +9,12 @@ share of planted conflicts found, precision the share of candidates that find on
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ragability_gen.core.fileio import read_records
 from ragability_gen.errors import InputError
 
 from .core import Candidate
@@ -43,24 +43,13 @@ class PlantedScore:
 
 def read_planted(path: str | Path) -> list[dict[str, Any]]:
     """The planted conflicts of a JSON Lines file, each with the fields of PLANTED_FIELDS."""
-    out = []
-    problems = []
-    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as e:
-            problems.append(f"{path}: line {n}, column {e.colno}: {e.msg}")
-            continue
-        missing = [f for f in PLANTED_FIELDS if not isinstance(rec, dict) or not isinstance(rec.get(f), str)]
-        if missing:
-            problems.append(f"{path}: line {n}: field {missing[0]}: missing or not a string")
-            continue
-        out.append(rec)
+    records = read_records(path, "jsonl")  # syntax problems: one line each, naming line and column
+    problems = [f"{path}: record {n}: field {missing[0]}: missing or not a string"
+                for n, rec in enumerate(records, 1)
+                if (missing := [f for f in PLANTED_FIELDS if not isinstance(rec.get(f), str)])]
     if problems:
         raise InputError(problems)
-    return out
+    return records
 
 
 def _finds(c: Candidate, p: dict[str, Any]) -> bool:

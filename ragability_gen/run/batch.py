@@ -43,6 +43,7 @@ from ragability_gen.run.core import (
     check_fingerprint,
     check_results,
     fill_testee_prompt,
+    item_pids,
     query_fingerprint,
     query_suite,
 )
@@ -144,16 +145,13 @@ class _Inputs:
         path = journal_path(self.output)
         return Journal(path, self.fingerprint) if create or path.exists() else _NoJournal()
 
-    def _pids(self, item: dict[str, Any]) -> list[str]:
-        return [item["pid"]] if isinstance(item.get("pid"), str) else list(item.get("pids") or self.prompt_map)
-
     def jobs(self, journal: Journal | _NoJournal,
              llms: Sequence[LLM]) -> Iterator[tuple[Key, list[_Request], dict[str, Any], str]]:
         """Every job not done yet: its key, the model requests it needs, the record and the prompt id."""
         if self.kind == "query":
             for llm in llms:
                 for qid, item in _numbered(self.records, False):
-                    for pid in self._pids(item):
+                    for pid in item_pids(item, self.prompt_map):
                         key = (qid, pid, llm.spec.alias)
                         if not journal.done(key):
                             messages = fill_testee_prompt(self.prompt_map[pid], item.get("facts"),

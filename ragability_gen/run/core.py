@@ -269,13 +269,10 @@ def query_suite(suite: str | Path, output: str | Path, llms: Sequence[LLM], *, p
         summary.notes.append(note)
     fingerprint = query_fingerprint(suite, prompts_digest, llms)
 
-    def pids(item: dict[str, Any]) -> list[str]:
-        return [item["pid"]] if isinstance(item.get("pid"), str) else list(item.get("pids") or prompt_map)
-
     def jobs() -> Iterator[Job]:
         for qid, item in _numbered(source, False):
             for llm in llms:
-                for pid in pids(item):
+                for pid in item_pids(item, prompt_map):
                     yield (qid, pid, llm.spec.alias), (
                         _turns_asker(llm, item, qid, pid, prompt_map) if item.get("turns")  # run/turns.py
                         else _asker(llm, item, qid, pid, prompt_map[pid]))
@@ -284,7 +281,7 @@ def query_suite(suite: str | Path, output: str | Path, llms: Sequence[LLM], *, p
         empty = 0
         for llm in llms:
             for qid, item in _numbered(source, False):
-                for pid in pids(item):
+                for pid in item_pids(item, prompt_map):
                     got = journal.get((qid, pid, llm.spec.alias))
                     summary.errors.update(got.get("kinds", []))
                     rec = {**item, "qid": qid, "pid": pid, "llm": llm.spec.alias, "response": got["response"],
@@ -302,6 +299,11 @@ def query_suite(suite: str | Path, output: str | Path, llms: Sequence[LLM], *, p
     _finish(output, fingerprint, restart, summary,
             lambda journal: _drive(jobs(), journal, summary, limit, progress), llms, results)
     return summary
+
+
+def item_pids(item: dict[str, Any], prompt_map: dict[str, dict[str, Any]]) -> list[str]:
+    """The prompt ids an item is asked with: its ``pid``, else its ``pids``, else every prompt of the file."""
+    return [item["pid"]] if isinstance(item.get("pid"), str) else list(item.get("pids") or prompt_map)
 
 
 def _asker(llm: LLM, item: dict[str, Any], qid: str, pid: str,
