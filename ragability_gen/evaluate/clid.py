@@ -15,11 +15,10 @@ shares (accuracy, recall per type) Wilson intervals, as everywhere else in eval.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-
-import numpy as np
 
 from . import stats
 
@@ -120,6 +119,7 @@ def evaluate_clid(records: Iterable[Mapping[str, Any]], kinds: Mapping[str, str]
     Returns:
         None when no item carries a truth tag.
     """
+    import numpy as np  # here, not at import: only CLID files need it
     series: dict[tuple[str, str, str, str], _Series] = {}
     for rec in records:
         tags = [t.strip() for t in str(rec.get("tags") or "").split(",")]
@@ -178,12 +178,13 @@ def _auc_interval(auc: float, pos: int, neg: int) -> tuple[float, float]:
     """
     q1, q2 = auc / (2 - auc), 2 * auc * auc / (1 + auc)
     var = (auc * (1 - auc) + (pos - 1) * (q1 - auc * auc) + (neg - 1) * (q2 - auc * auc)) / (pos * neg)
-    half = stats.Z * float(np.sqrt(max(var, 0.0)))
+    half = stats.Z * math.sqrt(max(var, 0.0))
     return max(0.0, auc - half), min(1.0, auc + half)
 
 
 def _f1(y: Any, pred: Any, label: int, rng: Any) -> Interval:
     """F1 of ``label`` with a stratified percentile bootstrap interval, vectorised over the resamples."""
+    import numpy as np  # here, not at import: only CLID files need it
     from sklearn.metrics import f1_score
 
     if not (y == label).any():
@@ -213,6 +214,7 @@ def _share(k: int, n: int) -> Interval:
 
 def _detection(llm: str, metric: str, cond: str, y: Any, pred: Any, types: list[str], missing: int,
                rng: Any) -> DetectionResult:
+    import numpy as np  # here, not at import: only CLID files need it
     from sklearn.metrics import precision_recall_fscore_support
 
     n = len(y)
