@@ -19,6 +19,7 @@ from conftest import ROW, row, tsv_text
 from ragability_gen import compile_suite, read_instances
 from ragability_gen.core import schemas
 from ragability_gen.core.fileio import read_records
+from ragability_gen.core.progress import ProgressEvent
 from ragability_gen.generate import RuleWriter
 from ragability_gen.generate.core import agenerate
 from ragability_gen.generate.textrules import copied_run
@@ -531,10 +532,9 @@ def test_cache_answers_a_second_run(cli: Any, corpus: Path, tmp_path: Path) -> N
 
 def test_progress_callback_and_library_use() -> None:
     instances, _ = read_instances(Path(__file__).parent.parent / "corpora" / "demo.tsv")
-    seen: list[tuple[int, int]] = []
-    gen = asyncio.run(agenerate(instances, RuleWriter(), concurrency=4,
-                                on_progress=lambda done, total: seen.append((done, total))))
-    assert seen == [(i, 24) for i in range(25)]
+    seen: list[ProgressEvent] = []
+    gen = asyncio.run(agenerate(instances, RuleWriter(), concurrency=4, on_progress=seen.append))
+    assert seen == [ProgressEvent("generate", i, 24) for i in range(25)]
     assert [(a.instance.id, a.context, a.accepted) for a in gen.audits] == [
         ("21", "3", True), ("21", "4", True), ("22", "3", True), ("22", "4", True)]
     assert instances[-1].contexts.keys() == {"1", "2"}  # the input is not modified

@@ -8,20 +8,22 @@ its items get. Everything suite-specific is data in ``checks/``.
 
 from __future__ import annotations
 
-import shutil
 import string
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ragability_gen.checkfuncs import CHECKS, CheckFunc
-from ragability_gen.core.fileio import atomic_output, beside, format_for, write_records
+from ragability_gen.compile.base import CompileSummary, SuiteBase
+from ragability_gen.compile.base import prompts_path_for as prompts_path_for
 from ragability_gen.core.model import Instance, SuiteItem
-from ragability_gen.core.specs import Spec, load_prompts, load_suite_spec
+from ragability_gen.core.progress import Progress
+from ragability_gen.core.specs import Spec, load_suite_spec
 from ragability_gen.errors import SpecError
+
+if TYPE_CHECKING:
+    from ragability_gen.checkfuncs import CheckFunc
 
 OUTCOME_RULES = """\
 Task q (answer the query), for the contexts of the variant:
@@ -62,36 +64,11 @@ def _outcome(inst: Instance, ctx_ids: list[str], task: str, contradiction: bool)
     return "answer", answering[0].answer
 
 
-@dataclass
-class CompileSummary:
-    """What compilation produced, per variant and outcome, and what it skipped and why."""
-
-    instances: int = 0
-    items: int = 0
-    per_variant: Counter[str] = field(default_factory=Counter)
-    outcomes: Counter[str] = field(default_factory=Counter)
-    skipped: Counter[tuple[str, str]] = field(default_factory=Counter)
-
-    def lines(self) -> list[str]:
-        out = [f"compiled {self.instances} instances into {self.items} items"]
-        if self.outcomes:
-            out.append("  outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(self.outcomes.items())))
-        by_reason: Counter[str] = Counter()
-        for (_variant, reason), n in self.skipped.items():
-            by_reason[reason] += n
-        for reason, n in sorted(by_reason.items()):
-            variants = sorted({v for (v, r) in self.skipped if r == reason})
-            out.append(f"  skipped {n} items ({reason}): variants {', '.join(variants)}")
-        return out
-
-
-class Suite:
+class Suite(SuiteBase):
     """A suite spec made ready to compile: prompts loaded, references checked, templates parsed."""
 
     def __init__(self, spec: Spec):
-        self.spec = spec
-        self.prompts_path = (spec.path.parent / spec["prompts"]).resolve()
-        self.prompts = load_prompts(self.prompts_path)
+        super().__init__(spec)
         self.qid = spec["qid"]
         self.copy_metadata = spec.get("copy_metadata", True)
         self.single_fact_as_string = spec.get("single_fact_as_string", True)
@@ -102,12 +79,8 @@ class Suite:
 
     def _check_references(self) -> None:
         """Every name the spec uses must exist: prompts, outcomes, check functions, metrics, template fields."""
-        where = str(self.spec.path)
-        pids = {p["pid"] for p in self.prompts}
-        problems: list[str] = []
-        names = [v["name"] for v in self.spec["variants"]]
-        for dup in sorted({n for n in names if names.count(n) > 1}):
-            problems.append(f"{where}: variant {dup}: duplicate variant name")
+        where, pids = str(self.spec.path), self.pids
+        problems = self.duplicate_variant_problems()
         check_sets: list[tuple[str, list[dict[str, Any]]]] = [
             (f"outcome {k}", o["checks"]) for k, o in self.spec["outcomes"].items()]
         for v in self.spec["variants"]:
@@ -134,6 +107,8 @@ class Suite:
     def _check_problems(self, at: str, c: dict[str, Any], pids: set[str]) -> list[str]:
         """A check's unknown function, bad arguments, unknown prompt or metric, metric kind, template fields."""
         problems = []
+        from ragability_gen.checkfuncs import CHECKS  # here: the registry loads every check module
+
         func = CHECKS.get(c["func"])
         if func is None:
             problems.append(f"{at}: field func: unknown check function {c['func']!r}")
@@ -327,40 +302,19 @@ def _fill_check(check: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]
     return out
 
 
-def _version() -> str:
-    from importlib import metadata  # here: importing it costs more than a small convert
-
-    try:
-        return metadata.version("ragability-gen")
-    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
-        return "(source)"
-
-
-def prompts_path_for(output: str | Path) -> Path:
-    """Where the prompt file goes beside a suite: ``v0d4.hjson`` -> ``v0d4.prompts.hjson``."""
-    return beside(output, ".prompts.hjson")
-
-
 def compile_suite(instances: Iterable[Instance], output: str | Path, suite: str | Path | Spec = "ragability",
                   fmt: str | None = None, prompts_output: str | Path | None = None,
-                  on_progress: Callable[[int], None] | None = None) -> tuple[CompileSummary, Path]:
+                  on_progress: Progress | None = None) -> tuple[CompileSummary, Path]:
     """Write the test suite for ``instances`` and the prompt file it needs.
 
-    Both files are written to temporary names and renamed only when complete.
+    Both files are written to temporary names and renamed only when complete. ``on_progress`` gets
+    events of stage "compile" (see ``SuiteBase.compile``).
 
     Returns:
         The summary and the path of the prompt file written.
     """
     spec = suite if isinstance(suite, Spec) else load_suite_spec(suite)
     if spec.get("kind") == "ranking":  # passage-ranking suites have their own compiler
-        from ragability_gen.compile.ranking import compile_ranking_suite
-        return compile_ranking_suite(instances, output, spec, fmt, prompts_output, on_progress)
-    ready = Suite(spec)
-    summary = CompileSummary()
-    prompts_out = Path(prompts_output) if prompts_output else prompts_path_for(output)
-    with atomic_output(prompts_out) as fh, open(ready.prompts_path, encoding="utf-8") as src:
-        shutil.copyfileobj(src, fh)
-        header = [f"Test suite in the ragability format, made by ragability-gen {_version()} with suite spec "
-                  f"{spec.name!r}.", f"Prompts: {prompts_out.name}"]
-        write_records(ready.items(instances, summary), output, fmt or format_for(output), on_progress, header)
-    return summary, prompts_out
+        from ragability_gen.compile.ranking import RankingSuite
+        return RankingSuite(spec).compile(instances, output, fmt, prompts_output, on_progress)
+    return Suite(spec).compile(instances, output, fmt, prompts_output, on_progress)

@@ -20,19 +20,18 @@ skipped for that instance and counted; detect variants, which ask for the pair, 
 from __future__ import annotations
 
 import random
-import shutil
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from importlib import metadata
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 from ragability_gen.checkfuncs import CHECKS
-from ragability_gen.compile.core import CompileSummary, Suite, prompts_path_for
-from ragability_gen.core.fileio import atomic_output, format_for, write_records
+from ragability_gen.compile.base import CompileSummary, SuiteBase
+from ragability_gen.compile.core import Suite
 from ragability_gen.core.model import Instance, SuiteItem
-from ragability_gen.core.specs import Spec, load_prompts
+from ragability_gen.core.progress import Progress
+from ragability_gen.core.specs import Spec
 from ragability_gen.errors import InputError, SpecError
 
 TASKS = ("rank", "detect", "chain")
@@ -112,27 +111,23 @@ def _layout(rng: random.Random, m: int, layout: str) -> tuple[int, int] | None:
     return None
 
 
-class RankingSuite:
+class RankingSuite(SuiteBase):
     """A ranking suite spec made ready to compile: prompts loaded, references and settings checked."""
 
+    title = "Passage-ranking test suite"
+
     def __init__(self, spec: Spec):
-        self.spec = spec
-        self.prompts_path = (spec.path.parent / spec["prompts"]).resolve()
-        self.prompts = load_prompts(self.prompts_path)
+        super().__init__(spec)
         self.settings: dict[str, Any] = spec.get("ranking") or {}
         self.relevance: dict[str, float] = {"answer": 2, "background": 1, "conflicting": 0, "distractor": 0,
                                             **self.settings.get("relevance", {})}
         self._check_references()
 
     def _check_references(self) -> None:
-        where = str(self.spec.path)
-        pids = {p["pid"] for p in self.prompts}
+        where, pids = str(self.spec.path), self.pids
         metrics = set(self.spec["metrics"])
         outcomes = self.spec["outcomes"]
-        problems: list[str] = []
-        names = [v["name"] for v in self.spec["variants"]]
-        problems += [f"{where}: variant {d}: duplicate variant name" for d in sorted({n for n in names
-                                                                                      if names.count(n) > 1})]
+        problems = self.duplicate_variant_problems()
         for v in self.spec["variants"]:
             at = f"{where}: variant {v['name']}"
             if v["task"] not in TASKS:
@@ -295,28 +290,13 @@ def _fill_check(check: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]
     return out
 
 
-def _version() -> str:
-    try:
-        return metadata.version("ragability-gen")
-    except metadata.PackageNotFoundError:  # a source tree that is not installed
-        return "(source)"
-
-
-def ready_suite(spec: Spec) -> Any:
+def ready_suite(spec: Spec) -> SuiteBase:
     """The compiler of a suite spec: a :class:`RankingSuite` for ``kind: ranking``, else the answer suite's."""
     return RankingSuite(spec) if spec.get("kind") == "ranking" else Suite(spec)
 
 
 def compile_ranking_suite(instances: Iterable[Instance], output: str | Path, spec: Spec, fmt: str | None = None,
                           prompts_output: str | Path | None = None,
-                          on_progress: Callable[[int], None] | None = None) -> tuple[CompileSummary, Path]:
+                          on_progress: Progress | None = None) -> tuple[CompileSummary, Path]:
     """Write a ranking suite for ``instances`` and the prompt file it needs (staged, then renamed)."""
-    ready = RankingSuite(spec)
-    summary = CompileSummary()
-    prompts_out = Path(prompts_output) if prompts_output else prompts_path_for(output)
-    with atomic_output(prompts_out) as fh, open(ready.prompts_path, encoding="utf-8") as src:
-        shutil.copyfileobj(src, fh)
-        header = [f"Passage-ranking test suite in the ragability format, made by ragability-gen {_version()} with "
-                  f"suite spec {spec.name!r}.", f"Prompts: {prompts_out.name}"]
-        write_records(ready.items(instances, summary), output, fmt or format_for(output), on_progress, header)
-    return summary, prompts_out
+    return RankingSuite(spec).compile(instances, output, fmt, prompts_output, on_progress)

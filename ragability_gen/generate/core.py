@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 from ragability_gen.convert.core import ConvertSummary, guess_converter_spec, read_instances, write_corpus
 from ragability_gen.core.fileio import beside, staged_outputs, write_records
 from ragability_gen.core.model import Context, Instance
+from ragability_gen.core.progress import Progress, emit
 from ragability_gen.core.specs import Spec, load_converter_spec, load_suite_spec
 from ragability_gen.errors import InputError, LLMError, LLMSetupError, RagabilityGenError
 from ragability_gen.generate import rulewriter  # noqa: F401  (registers the offline writers)
@@ -39,7 +40,6 @@ from ragability_gen.llm.config import open_llms
 DEFAULT_LAYOUT = "ragability-v0.4"
 """The converter spec whose context declarations apply when the input's own spec declares none."""
 
-Progress = Callable[[int, int], None]
 T = TypeVar("T")
 
 
@@ -219,7 +219,8 @@ async def agenerate(instances: Sequence[Instance], writer: Writer, verifier: Ver
             ``attempts`` if it has one, else 3.
         force: Regenerate contexts that are already filled; one that fails keeps its previous text.
         concurrency: Instances in progress at once (each model also bounds its own requests).
-        on_progress: Called with (0, total) at the start, then with (instances done, total) as they finish.
+        on_progress: Gets a ``ProgressEvent`` of stage "generate": (0, total) at the start, then (instances done,
+            total) as they finish.
 
     Raises:
         LLMSetupError: a model cannot be used at all (no key, refused credentials, unknown model).
@@ -239,16 +240,14 @@ async def agenerate(instances: Sequence[Instance], writer: Writer, verifier: Ver
         async with sem:
             result = await run.instance(inst)
         done += 1
-        if on_progress:
-            on_progress(done, len(instances))
+        emit(on_progress, "generate", done, len(instances))
         return result
 
     async def again(i: int, audit: ContextAudit, reason: str) -> None:
         async with sem:
             results[i] = (await _redo(run, results[i][0], audit, reason), results[i][1])
 
-    if on_progress:
-        on_progress(0, len(instances))
+    emit(on_progress, "generate", 0, len(instances))
     results = await _all_or_nothing([one(i) for i in instances])
     while flagged := _clashes(run, results):
         # One context per row per round, so a row's contexts are redone in order.
@@ -343,7 +342,7 @@ def generate_file(input_path: str | Path, output: str | Path, llm: str, *, verif
             named on the command line.
         cache: Response cache file; None for no cache.
         concurrency: Instances in progress at once, and requests in flight per model.
-        on_progress: Called with (instances done, total).
+        on_progress: Gets a ``ProgressEvent`` of stage "generate" as instances finish (see ``agenerate``).
 
     Raises:
         InputError: the corpus cannot be read, or two output paths are the same.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from typing import Any
 from ragability_gen.convert.core import write_corpus
 from ragability_gen.core.fileio import beside, staged_outputs, write_records
 from ragability_gen.core.model import Answer, Context, Instance, Provenance
+from ragability_gen.core.progress import Progress, emit
 from ragability_gen.errors import InputError, LLMSetupError
 from ragability_gen.llm.client import LLM, LLMSpec, connected, spec_for
 from ragability_gen.llm.config import open_llms
@@ -29,9 +30,6 @@ from .facts import Fact, llm_facts, rule_facts, sentences
 from .retrieval import BM25Retriever, EmbeddingRetriever
 from .review import write_review
 from .verify import LLMVerifier, RulesVerifier, Verdict
-
-Progress = Callable[[str, int, int], None]
-"""Called as (stage, done so far, total) while a stage runs: facts, verify."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +108,7 @@ async def amine(inputs: Sequence[str | Path], *, verifier: str = "rules", facts:
         embeddings: (openai client, model name) for ``retriever="embeddings"``.
         top_k: Passages retrieved per fact.
         min_score: Inconsistent verdicts below this score are dropped (counted).
+        on_progress: Gets a ``ProgressEvent`` per step: stage "facts" (passages done), then "verify" (pairs).
 
     Raises:
         InputError: when no document could be read, or a model is needed and none is given.
@@ -126,7 +125,6 @@ async def amine(inputs: Sequence[str | Path], *, verifier: str = "rules", facts:
     summary.passages = len(passages)
     if not passages:
         raise InputError([p.line() for p in problems] + ["no passages: no readable document with text"])
-    progress = on_progress or (lambda stage, done, total: None)
     if facts == "llm":
         assert llm is not None
         done = 0
@@ -134,18 +132,19 @@ async def amine(inputs: Sequence[str | Path], *, verifier: str = "rules", facts:
         def tick(n: int) -> None:
             nonlocal done
             done += n
-            progress("facts", done, len(passages))
+            emit(on_progress, "facts", done, len(passages))
 
         fact_list, summary.fact_failures = await llm_facts(llm, passages, tick)
     else:
         fact_list = rule_facts(passages)
-        progress("facts", len(passages), len(passages))
+        emit(on_progress, "facts", len(passages), len(passages))
     summary.facts = len(fact_list)
     ranker = (EmbeddingRetriever(passages, *embeddings) if retriever == "embeddings" and embeddings
               else BM25Retriever(passages))
     related = ranker.related(fact_list, top_k)
     pairs = [(f, p, s) for f, hits in zip(fact_list, related, strict=True) for p, s in hits]
     summary.pairs = len(pairs)
+    emit(on_progress, "verify", 0, len(pairs))
     verdicts: list[Verdict | None]
     if verifier == "llm":
         assert llm is not None
@@ -158,7 +157,7 @@ async def amine(inputs: Sequence[str | Path], *, verifier: str = "rules", facts:
                 return await judge.averify(f, p)
             finally:
                 done_v += 1
-                progress("verify", done_v, len(pairs))
+                emit(on_progress, "verify", done_v, len(pairs))
 
         verdicts = list(await asyncio.gather(*(one(f, p) for f, p, _ in pairs)))
         summary.unparseable, summary.failed = judge.unparseable, judge.failed
@@ -168,7 +167,7 @@ async def amine(inputs: Sequence[str | Path], *, verifier: str = "rules", facts:
         for i, (f, p, _) in enumerate(pairs, 1):
             verdicts.append(rules.verify(f, p))
             if i % 200 == 0 or i == len(pairs):
-                progress("verify", i, len(pairs))
+                emit(on_progress, "verify", i, len(pairs))
     if llm is not None:
         summary.usage.append(llm.usage.line(llm.spec.alias))
     candidates = _candidates(pairs, verdicts, min_score, summary)
@@ -283,7 +282,7 @@ def mine_files(inputs: Sequence[str | Path], output: str | Path, *, llm: str | N
                embedding_model: str | None = None, review: str | Path | None = None,
                details: str | Path | None = None, config: str | Path | None = None, cache: str | Path | None = None,
                concurrency: int = 16, mine_options: dict[str, Any] | None = None,
-               **settings: Any) -> tuple[MineResult, list[Path]]:
+               on_progress: Progress | None = None, **settings: Any) -> tuple[MineResult, list[Path]]:
     """What the ``mine`` command does: open the model (if any), mine, write every output or none.
 
     Args:
@@ -291,9 +290,10 @@ def mine_files(inputs: Sequence[str | Path], output: str | Path, *, llm: str | N
         embedding_model: The embedding model for the embeddings retriever, at ``settings['base_url']``
             (or the --llm model's endpoint).
         mine_options: Keyword arguments of :func:`amine` (verifier, facts, retriever, top_k, ...).
+        on_progress: Gets a ``ProgressEvent`` per step, as for :func:`amine`.
         **settings: Endpoint and sampling settings, as ``open_llms`` takes them.
     """
-    opts = dict(mine_options or {})
+    opts = {**(mine_options or {}), **({"on_progress": on_progress} if on_progress else {})}
     opened = open_llms([llm], config, cache=cache, concurrency=concurrency, **settings) if llm else []
     if opts.get("retriever") == "embeddings":
         if not embedding_model:

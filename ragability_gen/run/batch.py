@@ -23,20 +23,33 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 import orjson
 
 from ragability_gen.core.fileio import RecordSource, atomic_dir, atomic_output
+from ragability_gen.core.progress import Progress
 from ragability_gen.errors import InputError, LLMError, SpecError
 from ragability_gen.llm.client import LLM, Completion, Message
+from ragability_gen.run.batch_api import (
+    ENDPOINT,
+    MANIFEST,
+    BatchFile,
+    BatchSummary,
+    errors_name,
+    output_name,
+    poll,
+    read_manifest,
+    submit_batch,
+)
 from ragability_gen.run.checking import DEFAULT_CHECK_PROMPT, checker_job, fill_checker_prompt, needs_checker
 from ragability_gen.run.core import (
     RunSummary,
     _asker,
     _drive,
+    _hook,
     _numbered,
     _prompts,
     _scan,
@@ -49,49 +62,11 @@ from ragability_gen.run.core import (
 )
 from ragability_gen.run.journal import Journal, Key, journal_path
 
-MANIFEST = "batch.json"
-ENDPOINT = "/v1/chat/completions"
+__all__ = ["MAX_BYTES", "MAX_REQUESTS", "BatchFile", "BatchSummary", "collect_batch", "submit_batch", "write_batch"]
+
 #: OpenAI's Batch API: at most 50,000 requests and 200 MB per input file.
 MAX_REQUESTS = 50_000
 MAX_BYTES = 200_000_000
-_FINAL = ("completed", "failed", "expired", "cancelled")
-
-
-@dataclass
-class BatchFile:
-    """One batch input file: its model, size, and (once submitted) the provider's ids and status."""
-
-    file: str
-    llm: str
-    model: str
-    requests: int = 0
-    bytes: int = 0
-    input_file_id: str | None = None
-    batch_id: str | None = None
-    status: str | None = None
-
-
-@dataclass
-class BatchSummary:
-    """What a batch step did; ``finished`` when the output file was written."""
-
-    kind: str
-    folder: Path
-    files: list[BatchFile] = field(default_factory=list)
-    requests: int = 0
-    done_before: int = 0
-    collected: int = 0
-    failed: int = 0
-    pending: int = 0
-    finished: bool = False
-    run: RunSummary | None = None
-    notes: list[str] = field(default_factory=list)
-
-    def lines(self) -> list[str]:
-        out = list(self.notes)
-        if self.run is not None and self.finished:
-            out += self.run.lines()
-        return out
 
 
 def _digest(model: str, messages: Sequence[Message]) -> str:
@@ -189,8 +164,8 @@ def write_batch(kind: str, source: str | Path, output: str | Path, llms: Sequenc
     """
     inputs = _Inputs(kind, Path(source), Path(output), llms, Path(prompts) if prompts else None)
     folder = Path(folder)
-    old = _read_manifest(folder) if (folder / MANIFEST).is_file() else None
-    if old is not None and any(f.batch_id and not (folder / _output_name(f.file)).is_file() for f in old[1]):
+    old = read_manifest(folder) if (folder / MANIFEST).is_file() else None
+    if old is not None and any(f.batch_id and not (folder / output_name(f.file)).is_file() for f in old[1]):
         raise InputError(f"{folder}: holds submitted batches not collected yet: collect them (--batch collect) "
                          f"or delete the folder")
     summary = BatchSummary(kind, folder)
@@ -256,119 +231,12 @@ def _write_manifest(folder: Path, inputs: _Inputs, files: list[BatchFile]) -> No
         fh.write(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n")
 
 
-def _read_manifest(folder: Path) -> tuple[dict[str, Any], list[BatchFile]]:
-    path = folder / MANIFEST
-    if not path.is_file():
-        raise InputError(f"{folder}: no {MANIFEST}: not a batch folder (write one with --batch write)")
-    try:
-        data = orjson.loads(path.read_bytes())
-        files = [BatchFile(**f) for f in data["files"]]
-    except (orjson.JSONDecodeError, KeyError, TypeError) as e:
-        raise InputError(f"{path}: not a batch manifest ({e})") from None
-    return data, files
-
-
 def _check_manifest(folder: Path, inputs: _Inputs) -> list[BatchFile]:
-    data, files = _read_manifest(folder)
+    data, files = read_manifest(folder)
     if data.get("kind") != inputs.kind or data.get("fingerprint") != inputs.fingerprint:
         raise SpecError(f"{folder / MANIFEST}: written for other inputs ({data.get('kind')} of {data.get('input')}, "
                         f"or the file, its prompts or the checker changed since)")
     return files
-
-
-# ----------------------------------------------------------------------------------------- submit, poll
-
-def submit_batch(folder: str | Path, llms: Sequence[LLM]) -> BatchSummary:
-    """Upload every file of ``folder`` not yet submitted and start a batch for it (24 h window).
-
-    The manifest is updated after each file, so a failure part way leaves the submitted ones recorded.
-    """
-    folder = Path(folder)
-    data, files = _read_manifest(folder)
-    by_alias = {llm.spec.alias: llm for llm in llms}
-    summary = BatchSummary(str(data.get("kind")), folder, files)
-
-    async def run() -> None:
-        for f in files:
-            if f.batch_id:
-                continue
-            llm = by_alias.get(f.llm)
-            if llm is None:
-                raise SpecError(f"{folder / f.file}: written for model {f.llm!r}: name it with --llm or --checker")
-            client = llm.client()
-            try:
-                uploaded = await client.files.create(file=(f.file, (folder / f.file).read_bytes()), purpose="batch")
-                batch = await client.batches.create(input_file_id=uploaded.id, endpoint=ENDPOINT,
-                                                    completion_window="24h")
-            except Exception as e:  # the openai client's errors: say which file, keep what is recorded
-                raise LLMError(f"{folder / f.file}: cannot submit: {type(e).__name__}: {e}") from None
-            f.input_file_id, f.batch_id, f.status = uploaded.id, batch.id, batch.status
-            _save_files(folder, data, files)
-            summary.notes.append(f"submitted {f.file} ({f.requests} requests to {f.llm}): batch {batch.id}")
-
-    asyncio.run(_with_clients(llms, run))
-    if not summary.notes:
-        summary.notes.append(f"{folder}: every file was submitted already")
-    return summary
-
-
-async def _with_clients(llms: Sequence[LLM], body: Callable[[], Awaitable[None]]) -> None:
-    try:
-        await body()
-    finally:
-        for llm in llms:
-            await llm.aclose()
-
-
-def _save_files(folder: Path, data: dict[str, Any], files: list[BatchFile]) -> None:
-    data = {**data, "files": [vars(f) for f in files]}
-    with atomic_output(folder / MANIFEST) as fh:
-        fh.write(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n")
-
-
-def _poll(folder: Path, data: dict[str, Any], files: list[BatchFile], llms: Sequence[LLM], notes: list[str]) -> None:
-    """Ask once for every submitted batch without a downloaded output; download the finished ones."""
-    by_alias = {llm.spec.alias: llm for llm in llms}
-
-    async def run() -> None:
-        for f in files:
-            out = folder / _output_name(f.file)
-            if not f.batch_id or out.is_file():
-                continue
-            llm = by_alias.get(f.llm)
-            if llm is None:
-                raise SpecError(f"{folder / f.file}: batch {f.batch_id} of model {f.llm!r}: name it with --llm or "
-                                f"--checker to collect it")
-            client = llm.client()
-            try:
-                batch = await client.batches.retrieve(f.batch_id)
-                f.status = batch.status
-                if batch.status in _FINAL:
-                    for file_id, name in ((batch.error_file_id, _errors_name(f.file)),
-                                          (batch.output_file_id, _output_name(f.file))):
-                        if file_id:
-                            content = await client.files.content(file_id)
-                            with atomic_output(folder / name) as fh:
-                                fh.write(content.content.decode("utf-8"))
-                    if not batch.output_file_id:  # nothing answered (failed, expired): no more to wait for
-                        with atomic_output(out) as fh:
-                            fh.write("")
-            except Exception as e:
-                raise LLMError(f"{folder / f.file}: cannot poll batch {f.batch_id}: {type(e).__name__}: {e}") from None
-            counts = getattr(batch, "request_counts", None)
-            done = f", {counts.completed} of {counts.total} done" if counts is not None else ""
-            notes.append(f"batch {f.batch_id} ({f.file}): {batch.status}{done}")
-        _save_files(folder, data, files)
-
-    asyncio.run(_with_clients(llms, run))
-
-
-def _output_name(file: str) -> str:
-    return file.removesuffix(".jsonl") + ".output.jsonl"
-
-
-def _errors_name(file: str) -> str:
-    return file.removesuffix(".jsonl") + ".errors.jsonl"
 
 
 # -------------------------------------------------------------------------------------------- collect
@@ -432,7 +300,7 @@ def _index(folder: Path, files: list[BatchFile]) -> dict[str, dict[str, tuple[Pa
     out: dict[str, dict[str, tuple[Path, int]]] = {}
     for f in files:
         lines: dict[str, tuple[Path, int]] = {}
-        for name in (_errors_name(f.file), _output_name(f.file)):  # a reply in the output wins over an error
+        for name in (errors_name(f.file), output_name(f.file)):  # a reply in the output wins over an error
             path = folder / name
             if path.is_file():
                 with open(path, "rb") as fh:
@@ -458,19 +326,20 @@ def _index(folder: Path, files: list[BatchFile]) -> dict[str, dict[str, tuple[Pa
 
 
 def collect_batch(kind: str, source: str | Path, output: str | Path, llms: Sequence[LLM], folder: str | Path, *,
-                  prompts: str | Path | None = None, progress: Callable[[RunSummary], None] | None = None
-                  ) -> BatchSummary:
+                  prompts: str | Path | None = None, on_progress: Progress | None = None) -> BatchSummary:
     """Read a batch folder's output files into the run's journal; write ``output`` when nothing is left.
 
-    Submitted batches are polled once first, and the output of finished ones downloaded.
+    Submitted batches are polled once first, and the output of finished ones downloaded. ``on_progress``
+    gets a ``ProgressEvent`` of stage ``kind`` as replies go into the journal, and one with ``done == total``
+    when they are all in.
     """
     inputs = _Inputs(kind, Path(source), Path(output), llms, Path(prompts) if prompts else None)
     folder = Path(folder)
     files = _check_manifest(folder, inputs)
     summary = BatchSummary(kind, folder, files)
     if any(f.batch_id for f in files):
-        data, _ = _read_manifest(folder)
-        _poll(folder, data, files, llms, summary.notes)
+        data, _ = read_manifest(folder)
+        poll(folder, data, files, llms, summary.notes)
     index = _index(folder, files)
     replies = [_Replies(llm, index.get(llm.spec.alias, {})) for llm in llms]
     run = RunSummary(records=0, llms={r.spec.alias: r for r in replies})
@@ -497,9 +366,10 @@ def collect_batch(kind: str, source: str | Path, output: str | Path, llms: Seque
 
     assert isinstance(journal, Journal)
     try:
-        asyncio.run(_drive(jobs(), journal, run, 256, progress))
+        asyncio.run(_drive(jobs(), journal, run, 256, _hook(kind, on_progress)))
     finally:
         journal.close()
+    _hook(kind, on_progress)(run)
     summary.collected = run.done
     summary.notes.append(f"collected {run.done} results from {folder} ({summary.failed} failed, recorded as errors)"
                          + (f"; {summary.pending} still without a reply" if summary.pending else ""))

@@ -26,6 +26,7 @@ from typing import Any
 
 from ragability_gen.compile.core import prompts_path_for
 from ragability_gen.core.fileio import RecordSource, write_records
+from ragability_gen.core.progress import Progress, ProgressEvent
 from ragability_gen.core.specs import load_prompts
 from ragability_gen.core.validate import ItemChecks, prompt_note, repeat_qid
 from ragability_gen.errors import (
@@ -45,7 +46,7 @@ from ragability_gen.run.journal import Journal, Key, OutputLock, file_digest, jo
 __all__ = ["COMPAT_MODES", "Journal", "RunSummary", "check_results", "fill_checker_prompt", "fill_testee_prompt",
            "query_suite"]
 
-Progress = Callable[["RunSummary"], None]
+SummaryHook = Callable[["RunSummary"], None]
 Job = tuple[Key, Callable[[], Awaitable[dict[str, Any]]]]
 _ROLES = ("system", "user", "assistant")
 EMPTY_ANSWER_NOTE = "the model returned an empty answer (finish_reason: stop)"
@@ -85,6 +86,10 @@ class RunSummary:
     def cost(self) -> float:
         return sum(llm.usage.cost for llm in self.llms.values())
 
+    def event(self, stage: str) -> ProgressEvent:
+        """Where the run is, as the progress protocol reports it: jobs done (by an earlier run or now) of jobs seen."""
+        return ProgressEvent(stage, self.resumed + self.done, self.jobs, failed=self.failed_now, cost=self.cost)
+
     def lines(self) -> list[str]:
         out = [f"{self.records} records, {self.jobs} jobs: {self.resumed} done by an earlier run, "
                f"{self.done} done now"]
@@ -93,6 +98,11 @@ class RunSummary:
             out.append(f"  errors: {n} {kind}")
         out += ["  " + llm.usage.line(alias) for alias, llm in self.llms.items()]
         return out
+
+
+def _hook(stage: str, on_progress: Progress | None) -> SummaryHook:
+    """The running summary, sent to ``on_progress`` as the protocol's events of ``stage``."""
+    return (lambda summary: on_progress(summary.event(stage))) if on_progress else (lambda summary: None)
 
 
 def _settings(spec: LLMSpec) -> dict[str, Any]:
@@ -161,7 +171,7 @@ def _numbered(source: Iterable[dict[str, Any]], results: bool) -> Iterator[tuple
 
 
 async def _drive(jobs: Iterable[Job], journal: Journal, summary: RunSummary, limit: int,
-                 progress: Progress | None) -> None:
+                 progress: SummaryHook | None) -> None:
     """Run jobs with at most ``limit`` in flight; journal each result as it arrives.
 
     A job that raises (a refused key, say) stops the run; the results that arrived with it are journalled
@@ -241,7 +251,7 @@ def _finish(output: Path, fingerprint: dict[str, Any], restart: bool, summary: R
 
 
 def query_suite(suite: str | Path, output: str | Path, llms: Sequence[LLM], *, prompts: str | Path | None = None,
-                progress: Progress | None = None, restart: bool = False,
+                on_progress: Progress | None = None, restart: bool = False,
                 more_prompts: Sequence[dict[str, Any]] = ()) -> RunSummary:
     """Send every item x prompt id x testee LLM of ``suite``; write the results to ``output``.
 
@@ -250,7 +260,8 @@ def query_suite(suite: str | Path, output: str | Path, llms: Sequence[LLM], *, p
         output: the results file; its format follows its suffix.
         llms: the testee models.
         prompts: the prompt file (default: the ``<stem>.prompts.hjson`` beside the suite).
-        progress: called with the running summary after each batch of results.
+        on_progress: gets a ``ProgressEvent`` of stage "query" after each batch of results (``total`` grows as
+            the suite is read), and one with ``done == total`` at the end.
         restart: discard a journal left by an unfinished run over other inputs or settings.
         more_prompts: prompts besides the prompt file's (a config's ``prompts``, as python-ragability allows).
 
@@ -297,7 +308,8 @@ def query_suite(suite: str | Path, output: str | Path, llms: Sequence[LLM], *, p
 
     limit = 2 * sum(llm.concurrency for llm in llms)
     _finish(output, fingerprint, restart, summary,
-            lambda journal: _drive(jobs(), journal, summary, limit, progress), llms, results)
+            lambda journal: _drive(jobs(), journal, summary, limit, _hook("query", on_progress)), llms, results)
+    _hook("query", on_progress)(summary)
     return summary
 
 
@@ -340,7 +352,7 @@ def _turns_asker(llm: LLM, item: dict[str, Any], qid: str, pid: str,
 
 
 def check_results(results: str | Path, output: str | Path, checker: LLM | Sequence[LLM] | None, *,
-                  prompts: str | Path | None = None, progress: Progress | None = None, restart: bool = False,
+                  prompts: str | Path | None = None, on_progress: Progress | None = None, restart: bool = False,
                   compat: str | None = None, more_prompts: Sequence[dict[str, Any]] = ()) -> RunSummary:
     """Check every result of a query run; write the checked results to ``output``.
 
@@ -352,6 +364,7 @@ def check_results(results: str | Path, output: str | Path, checker: LLM | Sequen
     the usual fields).
 
     Args:
+        on_progress: gets a ``ProgressEvent`` of stage "check", as for :func:`query_suite`.
         compat: "python-ragability" reads replies (and routes checks) as python-ragability does, for
             comparison with its published numbers; see :mod:`ragability_gen.run.checking`.
 
@@ -390,5 +403,6 @@ def check_results(results: str | Path, output: str | Path, checker: LLM | Sequen
 
     limit = 2 * (max(c.concurrency for c in checkers) if checkers else 8)
     _finish(output, fingerprint, restart, summary,
-            lambda journal: _drive(jobs(), journal, summary, limit, progress), checkers, checked)
+            lambda journal: _drive(jobs(), journal, summary, limit, _hook("check", on_progress)), checkers, checked)
+    _hook("check", on_progress)(summary)
     return summary

@@ -28,15 +28,16 @@ import re
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ragability_gen.compile.core import prompts_path_for
 from ragability_gen.core.fileio import RecordSource, read_records
+from ragability_gen.core.progress import Progress
 from ragability_gen.errors import InputError, SpecError
 from ragability_gen.llm.client import LLM
-from ragability_gen.run.core import Progress, _prompts, check_results
+from ragability_gen.run.core import _prompts, check_results
 
 PADDING = ("The committee met twice that spring to discuss the budget for the new library wing. "
            "Several members noted that the weather had been unusually mild, and the meeting ran late. ")
@@ -277,7 +278,7 @@ def _record(case: Case, llm: str, answer: ProbeAnswer) -> dict[str, Any]:
 
 def run_probes(source: str | Path, checkers: Sequence[LLM], *, prompts: str | Path | None = None,
                per_role: int = 20, repeats: int = 5, seed: int = 0,
-               progress: Progress | None = None) -> ProbeReport:
+               on_progress: Progress | None = None) -> ProbeReport:
     """Probe each checker with dummy answers built from the items of a suite or results file.
 
     Args:
@@ -286,6 +287,8 @@ def run_probes(source: str | Path, checkers: Sequence[LLM], *, prompts: str | Pa
         prompts: The prompt file with the checker prompts (default: the one beside ``source``).
         per_role: Items probed per role (answer, decline, judge), chosen at random with ``seed``.
         repeats: How often the repeat probe sends one request (past the cache); 0 or 1 for no repeat probe.
+        on_progress: Gets a ``ProgressEvent`` of stage "probe" while the probes are checked, then "repeat"
+            while the repeat probe runs.
 
     Raises:
         InputError: the file has no check a checker answers in a role the probes know.
@@ -313,19 +316,25 @@ def run_probes(source: str | Path, checkers: Sequence[LLM], *, prompts: str | Pa
         raise InputError(f"{source}: the checker prompts are needed, but there is no {prompts_path_for(source).name} "
                          "beside it: give the prompt file with --prompts")
     with tempfile.TemporaryDirectory(prefix="ragability-gen-probes.") as tmp:  # the source's folder may be read-only
-        checked = _check(Path(tmp) / "probes.jsonl", records, checkers, prompts_path, progress)
+        checked = _check(Path(tmp) / "probes.jsonl", records, checkers, prompts_path, _as("probe", on_progress))
         if repeat_records:  # past the cache, so that each repeat is a new request
             fresh = [LLM(c.spec, cache=None, concurrency=c.concurrency) for c in checkers]
-            checked += _check(Path(tmp) / "repeats.jsonl", repeat_records, fresh, prompts_path, progress)
+            checked += _check(Path(tmp) / "repeats.jsonl", repeat_records, fresh, prompts_path,
+                              _as(REPEAT, on_progress))
     return _tally(str(source), picked, checked, checkers, repeats)
 
 
 def _check(path: Path, records: list[dict[str, Any]], checkers: Sequence[LLM], prompts: Path,
-           progress: Progress | None) -> list[dict[str, Any]]:
+           on_progress: Progress | None) -> list[dict[str, Any]]:
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
     out = path.with_name(path.stem + ".checked.jsonl")
-    check_results(path, out, list(checkers), prompts=prompts, progress=progress)
+    check_results(path, out, list(checkers), prompts=prompts, on_progress=on_progress)
     return read_records(out)
+
+
+def _as(stage: str, on_progress: Progress | None) -> Progress | None:
+    """The check run's events, renamed to the probe step they belong to."""
+    return (lambda event: on_progress(replace(event, stage=stage))) if on_progress else None
 
 
 def _verdicts(check: Mapping[str, Any], checkers: Sequence[LLM]) -> dict[str, Any]:

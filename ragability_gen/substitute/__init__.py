@@ -12,12 +12,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from ragability_gen.convert.core import ConvertSummary, read_instances, write_corpus
 from ragability_gen.core.fileio import beside, staged_outputs, write_records
+from ragability_gen.core.progress import Progress
 from ragability_gen.errors import InputError
 from ragability_gen.llm.config import open_llms
 
@@ -38,9 +39,9 @@ def mapping_path_for(output: str | Path) -> Path:
 def substitute_file(input_path: str | Path, output: str | Path, mapping: str | Path | None = None,
                     converter: str | Path | None = None, seed: int = 0, types: Iterable[str] = ENTITY_TYPES,
                     dates: bool = True, model: str | None = None,
-                    on_progress: Callable[[int, int], None] | None = None, *, strict: bool = False,
+                    on_progress: Progress | None = None, *, strict: bool = False,
                     mapping_in: str | Path | None = None, reviewer: str | None = None,
-                    on_review: Callable[[int, int], None] | None = None, config: str | Path | None = None,
+                    config: str | Path | None = None,
                     cache: str | Path | None = None, concurrency: int = 16, **settings: Any
                     ) -> tuple[ConvertSummary, SubstituteSummary, Path]:
     """Read any corpus, substitute every instance, write the corpus and the audit file together.
@@ -69,7 +70,7 @@ def substitute_file(input_path: str | Path, output: str | Path, mapping: str | P
         instances, conv = read_instances(input_path, converter)
         try:
             result = substitute_instances(instances, seed, types, dates, model, on_progress, strict=strict,
-                                          mapping_in=edits, reviewer=llm, on_review=on_review)
+                                          mapping_in=edits, reviewer=llm)
         finally:
             if llm is not None and llm.cache is not None:
                 llm.cache.close()

