@@ -15,7 +15,6 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from ragability_gen.core.specs import explain_hjson_problem
 from ragability_gen.errors import RagabilityGenError
 
 if TYPE_CHECKING:
@@ -41,6 +40,8 @@ class Problems(click.ClickException):
 
 def fail(e: RagabilityGenError | OSError) -> Problems:
     """The library's error (or an OS error) as the command's ``error:`` lines."""
+    from ragability_gen.core.specs import explain_hjson_problem  # here: --help needs no spec machinery
+
     if isinstance(e, OSError):
         return Problems([f"{e.filename or ''}: {e.strerror or e}".lstrip(": ")])
     return Problems([explain_hjson_problem(p) for p in e.problems])
