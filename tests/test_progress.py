@@ -39,11 +39,11 @@ def stages(events: list[ProgressEvent]) -> list[str]:
             assert e.stage not in order, f"stage {e.stage} reported again after {order[-1]}"
             order.append(e.stage)
     for stage in order:
-        mine_ = [e for e in events if e.stage == stage]
-        done = [e.done for e in mine_]
+        own = [e for e in events if e.stage == stage]
+        done = [e.done for e in own]
         assert done == sorted(done), f"{stage}: done went back: {done}"
-        assert all(e.total is None or 0 <= e.done <= e.total for e in mine_), mine_
-        assert mine_[-1].total is not None and mine_[-1].done == mine_[-1].total, f"{stage}: ended at {mine_[-1]}"
+        assert all(e.total is None or 0 <= e.done <= e.total for e in own), own
+        assert own[-1].total is not None and own[-1].done == own[-1].total, f"{stage}: ended at {own[-1]}"
     return order
 
 
@@ -77,6 +77,18 @@ def test_the_event_record() -> None:
     emit(seen.append, "verify", 1, 2)
     emit(None, "verify", 2, 2)  # no callback: nothing to call
     assert seen == [ProgressEvent("verify", 1, 2, failed=0, cost=None)]
+
+
+@pytest.mark.parametrize("bad", [
+    [ProgressEvent("a", 2, 3), ProgressEvent("a", 1, 3), ProgressEvent("a", 3, 3)],   # done went back
+    [ProgressEvent("a", 1, 3), ProgressEvent("a", 2, 3)],                            # never complete
+    [ProgressEvent("a", 1, 1), ProgressEvent("b", 1, 1), ProgressEvent("a", 1, 1)],  # a stage again
+    [ProgressEvent("a", 4, 3)],                                                      # past the total
+    [ProgressEvent("a", 5)],                                                         # total never known
+], ids=["back", "incomplete", "again", "past-total", "no-total"])
+def test_the_protocol_check_catches_a_broken_stream(bad: list[ProgressEvent]) -> None:
+    with pytest.raises(AssertionError):
+        stages(bad)
 
 
 def test_compile_reports_items_written(tmp_path: Path) -> None:
@@ -153,9 +165,7 @@ def test_batch_collect_reports_the_replies_it_reads(demo: Path, tmp_path: Path) 
 
 
 def test_substitute_reports_ner_review_and_scan() -> None:
-    from ragability_gen.substitute import nlp, substitute_instances
-
-    nlp.load_model()  # skips nothing: the model ships as a dependency
+    from ragability_gen.substitute import substitute_instances
     ship = Instance("1", "When did Charles Darwin reach Chile?", {
         "1": Context("1", "Charles Darwin reached Chile aboard HMS Beagle in 1835.", "qeu", "1", (), ()),
         "2": Context("2", "Darwin reached Chile in 1834, nine years before he left London.", "qeu", "2", (), ("1",))},
