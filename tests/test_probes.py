@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 from ragability_gen.core.fileio import read_records
+from ragability_gen.errors import InputError
 from ragability_gen.llm.client import LLM, spec_for
 from ragability_gen.llm.testing import ScriptedServer, user_text
 from ragability_gen.run.core import fill_checker_prompt
-from ragability_gen.run.probes import PADDING, PROBES, REFUSAL, cases, run_probes
+from ragability_gen.run.probes import PADDING, PROBES, REFUSAL, cases, default_probe_dir, probe_file, run_probes
 
 
 @pytest.fixture
@@ -146,3 +147,17 @@ def test_wikicontradict_judge_cases(cli: Any, tmp_path: Path) -> None:
     assert expected[(False, "pasted_answer")] == expected[(False, "padded_right")] == {"correct"}
     assert expected[(True, "yes")] == expected[(False, "refusal")] == expected[(False, "padded_wrong")] == {"incorrect"}
     assert (False, "hedge_both") not in expected and (True, "padded_wrong") not in expected
+
+
+def test_probe_file_is_what_the_command_does(suite: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with ScriptedServer(oracle) as server:
+        report, names, out = probe_file(suite, checkers=["local/oracle"], per_role=3, repeats=0,
+                                        llm_settings={"base_url": server.base_url, "cache": None})
+    assert out == default_probe_dir(suite) == Path("demo-probes")
+    assert sorted(names) == sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert report.results and all(r.wrong == 0 for r in report.results)
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "notes.txt").write_text("mine")
+    with pytest.raises(InputError, match="notes.txt"):  # refused before any request is sent
+        probe_file(suite, tmp_path / "full", ["local/x"], llm_settings={"base_url": "http://127.0.0.1:9/v1"})

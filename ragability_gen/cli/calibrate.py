@@ -65,20 +65,14 @@ def calibrate_command(checked: Path, labels: Path, output: Path | None, qid_colu
 def probe_command(source: Path, output: Path | None, checkers: tuple[str, ...], prompts: Path | None, per_role: int,
                   repeats: int, probe_seed: int, quiet: bool, **kw: Any) -> None:
     """Probe a checker with dummy answers whose right verdict is known ("Yes", "Sure", a refusal, padding, ...)."""
-    from ragability_gen.calibrate.report import probe_summary_lines, write_probe_report
-    from ragability_gen.evaluate import check_report_dir
-    from ragability_gen.llm.config import open_llms
-    from ragability_gen.run.probes import run_probes
+    from ragability_gen.calibrate.report import probe_summary_lines
+    from ragability_gen.run.probes import probe_file
 
     settings = llm_settings(kw)
-    out = output or Path(source.name.split(".")[0] + "-probes")
     try:
-        check_report_dir(out)
-        models = open_llms(list(checkers), **settings)
         with ProgressBars(quiet) as bars:
-            report = run_probes(source, models if checkers else models[:1], prompts=prompts, per_role=per_role,
-                                repeats=repeats, seed=probe_seed, on_progress=bars)
-        names = write_probe_report(report, out)
+            report, names, out = probe_file(source, output, checkers, prompts=prompts, per_role=per_role,
+                                            repeats=repeats, seed=probe_seed, on_progress=bars, llm_settings=settings)
     except (RagabilityGenError, OSError) as e:
         raise fail(e) from None
     print_lines(probe_summary_lines(report) + [f"wrote {len(names)} files to {out}"], quiet)

@@ -324,6 +324,38 @@ def run_probes(source: str | Path, checkers: Sequence[LLM], *, prompts: str | Pa
     return _tally(str(source), picked, checked, checkers, repeats)
 
 
+def default_probe_dir(source: str | Path) -> Path:
+    """Where ``probe`` writes its report by default: the input's name up to its first dot + ``-probes``, here."""
+    return Path(Path(source).name.split(".")[0] + "-probes")
+
+
+def probe_file(source: str | Path, output: str | Path | None = None, checkers: Sequence[str] = (), *,
+               prompts: str | Path | None = None, per_role: int = 20, repeats: int = 5, seed: int = 0,
+               on_progress: Progress | None = None,
+               llm_settings: Mapping[str, Any] | None = None) -> tuple[ProbeReport, list[str], Path]:
+    """What the ``probe`` command does: open the checkers, probe them, write the report folder.
+
+    Args:
+        output: The report folder (default: ``default_probe_dir(source)``); refused before any request when it
+            holds files a report does not write.
+        checkers: Checker names (config aliases or provider/model); none: the config's first model.
+        llm_settings: How the checkers are reached, as ``open_llms`` takes them (config, base_url, cache, ...).
+
+    Returns:
+        The report, the names of the files written, and the folder.
+    """
+    from ragability_gen.calibrate.report import write_probe_report  # the report writer needs the stats code
+    from ragability_gen.evaluate import check_report_dir
+    from ragability_gen.llm.config import open_llms
+
+    out = Path(output) if output else default_probe_dir(source)
+    check_report_dir(out)
+    models = open_llms(list(checkers), **dict(llm_settings or {}))
+    report = run_probes(source, models if checkers else models[:1], prompts=prompts, per_role=per_role,
+                        repeats=repeats, seed=seed, on_progress=on_progress)
+    return report, write_probe_report(report, out), out
+
+
 def _check(path: Path, records: list[dict[str, Any]], checkers: Sequence[LLM], prompts: Path,
            on_progress: Progress | None) -> list[dict[str, Any]]:
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
