@@ -178,6 +178,17 @@ def test_substitute_reports_ner_review_and_scan() -> None:
     assert [e for e in events if e.stage == "review"][-1] == ProgressEvent("review", 1, 1)
 
 
+def test_substitute_file_passes_the_events_on(tmp_path: Path) -> None:
+    from ragability_gen.substitute import substitute_file
+
+    small = tmp_path / "small.tsv"
+    small.write_text("\n".join(DEMO.read_text(encoding="utf-8").splitlines()[:4]) + "\n", encoding="utf-8")
+    events: list[ProgressEvent] = []
+    substitute_file(small, tmp_path / "novel.tsv", on_progress=events.append)
+    assert stages(events) == ["ner", "scan"]
+    assert [e for e in events if e.stage == "ner"][-1].done > 0  # the texts of three rows
+
+
 def test_the_cli_bars_take_the_events() -> None:
     """One adapter for every command: a bar per stage, total and position as the events say."""
     out = io.StringIO()
