@@ -164,43 +164,54 @@ async def _drive(jobs: Iterable[Job], journal: Journal, summary: RunSummary, lim
                  progress: Progress | None) -> None:
     """Run jobs with at most ``limit`` in flight; journal each result as it arrives.
 
-    A job that raises (a refused key, say) stops the run; the results that arrived with it are journalled
-    first, and the jobs still in flight are cancelled and awaited, so no task is left behind.
+    ``limit`` workers pull from one job iterator, so each completion costs the same whatever the number
+    in flight (waiting over every pending task after each completion costs time in proportion to it).
+    A job that raises (a refused key, say) stops the run: every result that arrived before it is already
+    journalled, and the jobs still in flight are cancelled and awaited, so no task is left behind.
     """
-    pending: set[asyncio.Task[dict[str, Any]]] = set()
+    pending = iter(jobs)
 
-    def finish(done: set[asyncio.Task[dict[str, Any]]]) -> None:
-        error: BaseException | None = None
-        for task in done:
-            if (exc := task.exception()) is not None:
-                error = error or exc
-                continue
-            rec = task.result()
-            journal.append(rec)
-            summary.done += 1
-            summary.failed_now += bool(rec.get("kinds"))
-        if progress:
-            progress(summary)
-        if error is not None:
-            raise error
-
-    try:
-        for key, make in jobs:
+    def next_job() -> Callable[[], Awaitable[dict[str, Any]]] | None:
+        for key, make in pending:  # plain code between awaits: no two workers pull at once
             summary.jobs += 1
             if journal.done(key):
                 summary.resumed += 1
                 continue
-            while len(pending) >= limit:
-                done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-                finish(done)
-            pending.add(asyncio.ensure_future(make()))
-        while pending:
-            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-            finish(done)
+            return make
+        return None
+
+    errors: list[BaseException] = []  # in the order they happened: the first one stops the run
+    stop = asyncio.get_running_loop().create_future()  # set by the first error or the last worker to finish
+    live = max(1, limit)
+
+    async def worker() -> None:
+        nonlocal live
+        try:
+            while not errors and (make := next_job()) is not None:
+                rec = await make()
+                journal.append(rec)  # in the step the reply arrived in: a cancelled worker loses no result
+                summary.done += 1
+                summary.failed_now += bool(rec.get("kinds"))
+                if progress:
+                    progress(summary)
+        except asyncio.CancelledError:
+            raise
+        except BaseException as e:  # kept, and raised by the run once the others have stopped
+            errors.append(e)
+        finally:
+            live -= 1
+            if (errors or not live) and not stop.done():
+                stop.set_result(None)
+
+    workers = [asyncio.ensure_future(worker()) for _ in range(live)]
+    try:
+        await stop
+        if errors:
+            raise errors[0]
     finally:
-        for task in pending:
+        for task in workers:
             task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
+        await asyncio.gather(*workers, return_exceptions=True)
 
 
 async def _with_llms(llms: Sequence[LLM], body: Callable[[], Awaitable[None]]) -> None:
