@@ -147,8 +147,9 @@ def cpu(folder: Path, repeat: int, tiny: bool) -> bool:
 
 TRANSPORT = """
 import asyncio, statistics, sys, time
-import openai
+import openai, orjson
 from openai.types.chat import ChatCompletion
+from ragability_gen.llm.transport import post_chat, _httpx
 url, n, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 msgs = [{"role": "system", "content": "Answer from the passages only. " * 4},
         {"role": "user", "content": "Passages: " + "The Vellmoor Observatory has a 4.2 m mirror. " * 8 + "Question: ?"}]
@@ -162,7 +163,13 @@ async def run(backend, call):
             m = [*msgs, {"role": "user", "content": str(i)}]
             if call == "create":
                 return await client.chat.completions.create(model="m", messages=m)
-            return await client.post("/chat/completions", body={"model": "m", "messages": m}, cast_to=ChatCompletion)
+            if call == "post":
+                return await client.post("/chat/completions", body={"model": "m", "messages": m},
+                                         cast_to=ChatCompletion)
+            if call == "raw":  # what the tool sends: plain-JSON post, the reply read with orjson
+                return await post_chat(client, {"model": "m", "messages": m})
+            return orjson.loads((await client.post("/chat/completions", content=orjson.dumps({"model": "m", "messages": m}),
+                                                   cast_to=_httpx.Response)).content)
     await asyncio.gather(*(one(i) for i in range(64)))
     start = time.process_time()
     await asyncio.gather(*(one(i) for i in range(n)))
@@ -170,14 +177,15 @@ async def run(backend, call):
     await client.close()
     return used / n * 1000
 
+CALLS = [("httpx", "create"), ("httpx", "post"), ("httpx", "raw"), ("aiohttp", "create"), ("aiohttp", "post"),
+         ("aiohttp", "raw"), ("aiohttp", "raw-bytes")]
 got = {}
 for _ in range(repeat):
-    for backend in ("httpx", "aiohttp"):
-        for call in ("create", "post"):
-            got.setdefault((backend, call), []).append(asyncio.run(run(backend, call)))
+    for backend, call in CALLS:
+        got.setdefault((backend, call), []).append(asyncio.run(run(backend, call)))
 for (backend, call), ms in got.items():
     runs = ", ".join(f"{x:.2f}" for x in ms)
-    print(f"  {backend:8s} {call:7s} median {statistics.median(ms):.2f} ms CPU/request ({runs})")
+    print(f"  {backend:8s} {call:9s} median {statistics.median(ms):.2f} ms CPU/request ({runs})")
 """
 
 
