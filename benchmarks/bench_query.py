@@ -184,7 +184,8 @@ async def run(backend, call):
                                          cast_to=ChatCompletion)
             if call == "raw":  # what the tool sends: plain-JSON post, the reply read with orjson
                 return await post_chat(client, {"model": "m", "messages": m})
-            return orjson.loads((await client.post("/chat/completions", content=orjson.dumps({"model": "m", "messages": m}),
+            body = orjson.dumps({"model": "m", "messages": m})
+            return orjson.loads((await client.post("/chat/completions", content=body,
                                                    cast_to=_httpx.Response)).content)
     await asyncio.gather(*(one(i) for i in range(64)))
     start = time.process_time()
