@@ -1,12 +1,17 @@
 """The run stage against a local OpenAI-compatible server: throughput, memory, failures and kills.
 
-Phases (each client run is `ragability-gen query` in a fresh process; the server runs in another process):
+Phases (each client run is `ragability-gen query` in a fresh process; the server, `python -m
+ragability_gen.llm.testing`, runs in another process: with `--server asyncio` (the default) on one event loop,
+with `--server threads` a thread per connection, as the tests' ScriptedServer; the server's own CPU per
+request is printed, so time spent serving is not read as the client's):
 - throughput: fixed 100 ms latency; a sequential client (--concurrency 1), --concurrency 64 and 256, run
   alternately --repeat times (medians). Targets: 64 >= 50x the sequential rate; 256 no slower than 64 (>= 95%).
 - cpu: the client's CPU per request (user + system time of the query process), as the difference of a large
   and a small run against a server without latency, so start-up and suite reading cancel out. Target: <= 1 ms.
 - transport: in one process, the openai client alone against the same server, alternating its httpx and
-  aiohttp backends and ``chat.completions.create`` against a plain-JSON ``post``: CPU per request of each.
+  aiohttp backends, ``chat.completions.create``, a plain-JSON ``post`` into a ``ChatCompletion``, ``raw``
+  (what the tool does: ``llm.transport.post_chat``, JSON bytes out, raw JSON back) and ``raw-bytes`` (the same
+  written out by hand): CPU per request of each.
 - memory: a 240,000-item suite (no latency). Target: peak RSS <= 500 MB.
 - failures: 10,000 items, 20% of requests answered 429, 500 or too late (a client timeout). Target: every
   item has a response, none is lost or duplicated, and every failed attempt is counted.
@@ -16,6 +21,7 @@ Phases (each client run is `ragability-gen query` in a fresh process; the server
 Run:
 
     python benchmarks/bench_query.py [--phases throughput,cpu,transport,memory,failures,kill] [--repeat 3]
+                                     [--server asyncio|threads]
     python benchmarks/bench_query.py --tiny    # every phase on a few hundred items, no targets (the tests run it)
 """
 
@@ -59,17 +65,24 @@ def suite(folder: Path, items: int) -> Path:
 
 
 class Server:
-    """``python -m ragability_gen.llm.testing`` in its own process."""
+    """``python -m ragability_gen.llm.testing`` in its own process (``--server`` as the benchmark was given)."""
+
+    kind = "asyncio"
 
     def __init__(self, *args: str):
-        self.proc = subprocess.Popen([sys.executable, "-m", "ragability_gen.llm.testing", *args],
-                                     stdout=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen([sys.executable, "-m", "ragability_gen.llm.testing", "--server", self.kind,
+                                      *args], stdout=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None
         self.url = self.proc.stdout.readline().strip()
+        self.cpu = 0.0  # user + system seconds of the server process, once stopped
 
     def stop(self) -> dict:
         self.proc.send_signal(signal.SIGTERM)
-        out, _ = self.proc.communicate(timeout=30)
+        assert self.proc.stdout is not None
+        out = self.proc.stdout.read()
+        _, _, usage = os.wait4(self.proc.pid, 0)
+        self.proc.returncode = 0
+        self.cpu = usage.ru_utime + usage.ru_stime
         return json.loads(out.strip().splitlines()[-1])
 
 
@@ -118,13 +131,15 @@ def throughput(folder: Path, repeat: int, tiny: bool) -> bool:
             rates[conc].append(items / wall)
             if conc > 1:
                 check_results(folder / f"c{conc}.jsonl", items)
-    server.stop()
+    stats = server.stop()
     med = {c: statistics.median(r) for c, r in rates.items()}
     ratio, scale = med[64] / med[1], med[256] / med[64]
     shown = "; ".join(f"concurrency {c}: median {med[c]:.1f} items/s ({', '.join(f'{x:.1f}' for x in r)})"
                       for c, r in rates.items())
     print(f"throughput, {'20' if tiny else '100'} ms latency, {repeat} alternated runs: {shown}")
     print(f"  concurrency 64 / sequential: {ratio:.1f}x (target >= 50x); 256 / 64: {scale:.2f} (target >= 0.95)")
+    print(f"  server ({Server.kind}): {stats['requests']} requests, {server.cpu / stats['requests'] * 1000:.2f} ms "
+          f"CPU per request")
     return ratio >= 50 and scale >= 0.95
 
 
@@ -138,17 +153,19 @@ def cpu(folder: Path, repeat: int, tiny: bool) -> bool:
         _, _, cpu_large, _ = query_usage(suite(folder, large), folder / "cpu-l.jsonl", server.url,
                                          "--concurrency", "64", "-q")
         per.append((cpu_large - cpu_small) / (large - small) * 1000)
-    server.stop()
+    stats = server.stop()
     ms = statistics.median(per)
     print(f"cpu: client CPU per request, ({large} - {small} items) at concurrency 64, no latency: median {ms:.2f} ms "
-          f"({', '.join(f'{x:.2f}' for x in per)}) (target <= 1 ms)")
+          f"({', '.join(f'{x:.2f}' for x in per)}) (target <= 1 ms); server ({Server.kind}): "
+          f"{server.cpu / stats['requests'] * 1000:.2f} ms CPU per request")
     return ms <= 1
 
 
 TRANSPORT = """
 import asyncio, statistics, sys, time
-import openai
+import openai, orjson
 from openai.types.chat import ChatCompletion
+from ragability_gen.llm.transport import post_chat, _httpx
 url, n, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 msgs = [{"role": "system", "content": "Answer from the passages only. " * 4},
         {"role": "user", "content": "Passages: " + "The Vellmoor Observatory has a 4.2 m mirror. " * 8 + "Question: ?"}]
@@ -162,7 +179,14 @@ async def run(backend, call):
             m = [*msgs, {"role": "user", "content": str(i)}]
             if call == "create":
                 return await client.chat.completions.create(model="m", messages=m)
-            return await client.post("/chat/completions", body={"model": "m", "messages": m}, cast_to=ChatCompletion)
+            if call == "post":
+                return await client.post("/chat/completions", body={"model": "m", "messages": m},
+                                         cast_to=ChatCompletion)
+            if call == "raw":  # what the tool sends: plain-JSON post, the reply read with orjson
+                return await post_chat(client, {"model": "m", "messages": m})
+            body = orjson.dumps({"model": "m", "messages": m})
+            return orjson.loads((await client.post("/chat/completions", content=body,
+                                                   cast_to=_httpx.Response)).content)
     await asyncio.gather(*(one(i) for i in range(64)))
     start = time.process_time()
     await asyncio.gather(*(one(i) for i in range(n)))
@@ -170,14 +194,15 @@ async def run(backend, call):
     await client.close()
     return used / n * 1000
 
+CALLS = [("httpx", "create"), ("httpx", "post"), ("httpx", "raw"), ("aiohttp", "create"), ("aiohttp", "post"),
+         ("aiohttp", "raw"), ("aiohttp", "raw-bytes")]
 got = {}
 for _ in range(repeat):
-    for backend in ("httpx", "aiohttp"):
-        for call in ("create", "post"):
-            got.setdefault((backend, call), []).append(asyncio.run(run(backend, call)))
+    for backend, call in CALLS:
+        got.setdefault((backend, call), []).append(asyncio.run(run(backend, call)))
 for (backend, call), ms in got.items():
     runs = ", ".join(f"{x:.2f}" for x in ms)
-    print(f"  {backend:8s} {call:7s} median {statistics.median(ms):.2f} ms CPU/request ({runs})")
+    print(f"  {backend:8s} {call:9s} median {statistics.median(ms):.2f} ms CPU/request ({runs})")
 """
 
 
@@ -254,10 +279,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="alternated runs for throughput, cpu and transport")
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--tiny", action="store_true", help="every phase on a few hundred items, no targets")
+    parser.add_argument("--server", choices=("asyncio", "threads"), default="asyncio",
+                        help="the scripted server's kind: one event loop, or a thread per connection")
     args = parser.parse_args()
+    Server.kind = args.server
     if args.tiny:
         args.memory_items, args.repeat = 300, 1
-    print(f"load average before: {' / '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cpus)")
+    print(f"load average before: {' / '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cpus); "
+          f"server: {args.server}")
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

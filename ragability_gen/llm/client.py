@@ -2,9 +2,11 @@
 
 Every stage that talks to a model (generate, query, check) goes through :class:`LLM`. It adds what the
 stages need and the bare client lacks: bounded concurrency, token and cost accounting, an on-disk response
-cache (so a re-run costs nothing), and JSON replies validated against a JSON Schema. Retries with
-exponential backoff on 429, 5xx and timeouts, honouring Retry-After, are the ``openai`` client's own; the
-layer only counts them, through an httpx event hook.
+cache (so a re-run costs nothing, :mod:`~ragability_gen.llm.cache`), and JSON replies validated against a
+JSON Schema (:mod:`~ragability_gen.llm.jsonreply`). Retries with exponential backoff on 429, 5xx and
+timeouts, honouring Retry-After, are the ``openai`` client's own; the layer only counts them, through an
+httpx event hook. How a request travels (aiohttp, plain JSON out, raw JSON back) is
+:mod:`~ragability_gen.llm.transport`.
 
 API keys are read from the environment when a client is made and are never stored in a spec, a cache
 entry, an error message or a result.
@@ -15,23 +17,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import functools
-import hashlib
-import json
 import os
 import random
-import re
-import sqlite3
 from collections import Counter
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from ragability_gen.errors import LLMError, LLMSetupError
+from ragability_gen.llm import transport
+from ragability_gen.llm.cache import ResponseCache, default_cache_path
+from ragability_gen.llm.jsonreply import JSONReply, complete_json, parse_json_reply, read_json_reply, schema_errors
 from ragability_gen.llm.replies import NoAnswer, brief, reply_problem, scrub
+
+__all__ = ["LLM", "PROVIDERS", "Completion", "JSONReply", "LLMSpec", "Message", "ResponseCache", "Usage",
+           "complete_json", "connected", "default_cache_path", "parse_json_reply", "read_json_reply",
+           "schema_errors", "spec_for", "usage_line"]
 
 Message = dict[str, str]
 
@@ -174,50 +175,6 @@ def usage_line(alias: str, u: Mapping[str, Any]) -> str:
             f"{u['prompt_tokens']}+{u['completion_tokens']} tokens, cost {u['cost']:.4f}")
 
 
-def default_cache_path() -> Path:
-    """``$RAGABILITY_GEN_CACHE``, else ``$XDG_CACHE_HOME/ragability-gen/llm-cache.sqlite``."""
-    if os.environ.get("RAGABILITY_GEN_CACHE"):
-        return Path(os.environ["RAGABILITY_GEN_CACHE"])
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "ragability-gen" / "llm-cache.sqlite"
-
-
-class ResponseCache:
-    """Replies on disk, keyed by endpoint, model, messages and parameters (never by or with a key).
-
-    SQLite gives atomic, durable writes, so a run killed at any point leaves a usable cache.
-    """
-
-    def __init__(self, path: str | Path):
-        self.path = Path(path)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        except (OSError, sqlite3.Error) as e:
-            raise LLMError(f"{self.path}: cannot open the response cache: {e}") from None
-
-    @staticmethod
-    def key(spec: LLMSpec, messages: Sequence[Message], extra: dict[str, Any]) -> str:
-        material = {"base_url": spec.base_url.rstrip("/"), "model": spec.model, "messages": list(messages),
-                    "params": {**spec.params(), **extra}}
-        return hashlib.sha256(json.dumps(material, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-
-    def get(self, key: str) -> dict[str, Any] | None:
-        row = self._db.execute("SELECT value FROM replies WHERE key = ?", (key,)).fetchone()
-        return json.loads(row[0]) if row else None
-
-    def put(self, key: str, value: dict[str, Any]) -> None:
-        self._db.execute("INSERT OR REPLACE INTO replies VALUES (?, ?)", (key, json.dumps(value)))
-
-    def __len__(self) -> int:
-        return int(self._db.execute("SELECT COUNT(*) FROM replies").fetchone()[0])
-
-    def close(self) -> None:
-        self._db.close()
-
-
 class LLM:
     """One model behind an OpenAI-compatible endpoint, with bounded concurrency, retries, cache and usage.
 
@@ -278,10 +235,10 @@ class LLM:
                 if (call := _CALL_HTTP.get()) is not None:
                     call.status.append(response.status_code)
 
-            http = _http_client({"request": [sent], "response": [answered]})
+            http = transport.http_client({"request": [sent], "response": [answered]})
             self._client = openai.AsyncOpenAI(base_url=self.spec.base_url, api_key=self._api_key(),
-                                              timeout=_timeout(self.spec.timeout), max_retries=self.spec.max_retries,
-                                              http_client=http)
+                                              timeout=transport.timeout(self.spec.timeout),
+                                              max_retries=self.spec.max_retries, http_client=http)
             self._sem = asyncio.Semaphore(self._concurrency)
         return self._client
 
@@ -344,15 +301,14 @@ class LLM:
             # the endpoint refused this reply format: drop it and ask with the next one
             if self._formats and self._format(schema, schema_name) == fmt:
                 self._formats.pop(0)
-        choice = resp.choices[0]
-        text = self._scrub(choice.message.content)
-        pt = getattr(resp.usage, "prompt_tokens", 0) or 0
-        ct = getattr(resp.usage, "completion_tokens", 0) or 0
+        choice = resp["choices"][0]  # reply_problem has checked its shape
+        text = self._scrub(choice["message"]["content"])
+        pt, ct = _tokens(resp.get("usage"), "prompt_tokens"), _tokens(resp.get("usage"), "completion_tokens")
         cost = pt * self.spec.cost_per_prompt_token + ct * self.spec.cost_per_completion_token
         self.usage.prompt_tokens += pt
         self.usage.completion_tokens += ct
         self.usage.cost += cost
-        done = Completion(text, pt, ct, cost, False, choice.finish_reason, http.requests, tuple(http.status))
+        done = Completion(text, pt, ct, cost, False, choice.get("finish_reason"), http.requests, tuple(http.status))
         if self.cache is not None:
             self.cache.put(key, {"text": text, "prompt_tokens": pt, "completion_tokens": ct,
                                  "finish_reason": done.finish_reason})
@@ -412,7 +368,7 @@ class LLM:
             # Probe without retries: some servers answer an unknown reply format with a 500, which would
             # otherwise be retried for a minute before the fallback.
             try:
-                done = await _chat(client.with_options(max_retries=0), kwargs)
+                done = await transport.post_chat(client.with_options(max_retries=0), kwargs)
                 self._probing = False
                 return done
             except openai.APIStatusError as e:
@@ -421,7 +377,7 @@ class LLM:
             except (openai.APITimeoutError, openai.APIConnectionError):
                 pass
         try:
-            return await _chat(client, kwargs)
+            return await transport.post_chat(client, kwargs)
         except openai.BadRequestError as e:
             why = brief(e, self._secret)
             raise LLMError(self._scrub(f"{self.spec.alias}: request refused (HTTP 400): {why}")) from None
@@ -432,14 +388,20 @@ class LLM:
             error = LLMSetupError if e.status_code in (401, 403, 404) else LLMError
             why = brief(e, self._secret)
             raise error(self._scrub(f"{self.spec.alias}: HTTP {e.status_code}{after}: {why}")) from None
-        except openai.APITimeoutError:
+        except openai.APITimeoutError as e:
+            if transport.connection_failed(e):
+                raise self._unreachable(e, "Connection error.") from None
             raise LLMError(f"{self.spec.alias}: timed out after {self.spec.timeout:g} s, "
                            f"{self.spec.max_retries} retries") from None
         except openai.APIConnectionError as e:
-            # an endpoint that has never answered in this run is down or mistyped: stop, as for a refused key
-            error = LLMError if self.usage.http_status else LLMSetupError
-            raise error(self._scrub(f"{self.spec.alias}: cannot connect to {self.spec.base_url} after "
-                                    f"{self.spec.max_retries} retries: {brief(e, self._secret)}")) from None
+            raise self._unreachable(e, brief(e, self._secret)) from None
+
+    def _unreachable(self, e: Exception, why: str) -> LLMError:
+        """A connection refused, reset or dropped on every attempt: an endpoint that has never answered in
+        this run is down or mistyped, so the run stops, as for a refused key."""
+        error = LLMError if self.usage.http_status else LLMSetupError
+        return error(self._scrub(f"{self.spec.alias}: cannot connect to {self.spec.base_url} after "
+                                 f"{self.spec.max_retries} retries: {why}"))
 
     async def aclose(self) -> None:
         if self._client is not None:
@@ -447,38 +409,10 @@ class LLM:
             self._client = None
 
 
-def _http_client(event_hooks: dict[str, list[Any]]) -> Any:
-    """The HTTP layer under the openai client: httpx, the openai client's own default.
-
-    openai's aiohttp backend takes less client CPU per request (benchmarks/bench_query.py compares the two),
-    but it reports a refused connection and a reset connection as other errors than httpx does, and the
-    reply checks in this module rely on telling those apart (an unreachable endpoint stops the run).
-    """
-    import openai
-
-    return openai.DefaultAsyncHttpxClient(event_hooks=event_hooks)
-
-
-def _timeout(seconds: float) -> Any:
-    """The spec's timeout for connecting, sending and each read; none for waiting on our own pool.
-
-    A request waiting for one of the pool's connections (all busy at high concurrency) has not reached
-    the endpoint yet: timing it out would count an attempt the endpoint never saw.
-    """
-    import openai
-
-    return openai.Timeout(seconds, pool=None)
-
-
-async def _chat(client: Any, params: dict[str, Any]) -> Any:
-    """POST a chat completion through the openai client (its retries, timeouts and errors) as given.
-
-    ``chat.completions.create`` first walks the parameters through the client's type transform, about
-    1 ms of CPU per request for the messages alone; the body built here is plain JSON already.
-    """
-    from openai.types.chat import ChatCompletion
-
-    return await client.post("/chat/completions", body=params, cast_to=ChatCompletion)
+def _tokens(usage: Any, name: str) -> int:
+    """A token count from a reply's ``usage`` (0 when the endpoint sent none, or not a number)."""
+    n = usage.get(name) if isinstance(usage, dict) else None
+    return n if isinstance(n, int) else 0
 
 
 @contextlib.asynccontextmanager
@@ -492,83 +426,3 @@ async def connected(llms: Sequence[LLM]) -> AsyncIterator[None]:
     finally:
         for llm in llms:
             await llm.aclose()
-
-
-_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
-
-
-def parse_json_reply(text: str) -> Any:
-    """Read a JSON value from a reply, tolerating a Markdown code fence and text around one object.
-
-    Raises:
-        ValueError: no JSON value can be read.
-    """
-    body = text.strip()
-    if m := _FENCE.match(body):
-        body = m.group(1)
-    try:
-        return json.loads(body, strict=False)  # strict=False: a raw line break inside a string is common
-    except json.JSONDecodeError as e:
-        start, end = body.find("{"), body.rfind("}")
-        if 0 <= start < end:
-            try:
-                return json.loads(body[start:end + 1], strict=False)
-            except json.JSONDecodeError:
-                pass
-        raise ValueError(f"not JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
-
-
-@functools.lru_cache(maxsize=32)
-def _validator(schema_json: str) -> jsonschema.Draft7Validator:
-    return jsonschema.Draft7Validator(json.loads(schema_json))
-
-
-def schema_errors(value: Any, schema: dict[str, Any]) -> list[str]:
-    """Every way ``value`` breaks ``schema``, as short messages naming the field."""
-    validator = _validator(json.dumps(schema))  # built once per schema, not per reply (key order kept)
-    out = []
-    for err in sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path)):
-        where = "/".join(str(p) for p in err.absolute_path)
-        out.append(f"{where}: {err.message}" if where else err.message)
-    return out
-
-
-def read_json_reply(text: str, schema: dict[str, Any]) -> tuple[Any, list[str]]:
-    """The JSON value of a reply and every way it breaks ``schema`` (unreadable JSON is one problem)."""
-    try:
-        value = parse_json_reply(text)
-    except ValueError as e:
-        return None, [str(e)]
-    return value, schema_errors(value, schema)
-
-
-@dataclass
-class JSONReply:
-    """A schema-valid JSON reply, the completions it took, and why the rejected ones were rejected."""
-
-    value: Any
-    completions: list[Completion]
-    problems: list[str]
-
-
-async def complete_json(llm: LLM, messages: Sequence[Message], schema: dict[str, Any], *, attempts: int = 3,
-                        schema_name: str = "reply") -> JSONReply:
-    """Ask for a JSON object matching ``schema``; an invalid reply is sent back with the errors and retried.
-
-    Raises:
-        LLMError: no valid reply within ``attempts`` (the message lists why each was rejected).
-    """
-    convo = list(messages)
-    completions: list[Completion] = []
-    problems: list[str] = []
-    for attempt in range(1, attempts + 1):
-        done = await llm.complete(convo, schema=schema, schema_name=schema_name)
-        completions.append(done)
-        value, errors = read_json_reply(done.text, schema)
-        if not errors:
-            return JSONReply(value, completions, problems)
-        problems.append(f"attempt {attempt}: invalid reply: {'; '.join(errors)}")
-        convo = [*convo, {"role": "assistant", "content": done.text},
-                 {"role": "user", "content": "That reply is not valid: " + "; ".join(errors)
-                  + ". Reply again with only a JSON object that matches the schema."}]
-    raise LLMError(f"{llm.spec.alias}: no valid JSON reply in {attempts} attempts ({'; '.join(problems)})")

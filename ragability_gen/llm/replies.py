@@ -21,20 +21,20 @@ class NoAnswer(Exception):
 
 
 def reply_problem(resp: Any) -> str | None:
-    """Why a chat-completion reply carries no usable answer, or None when it does.
+    """Why a chat-completion reply (its JSON, as parsed) carries no usable answer, or None when it does.
 
     An empty string is an answer only when the model really returned it and said it had finished
     (``finish_reason: stop``); every other empty reply is a failure to be retried, never an answer.
     """
-    choices = getattr(resp, "choices", None)
-    if not choices:
+    choices = resp.get("choices") if isinstance(resp, dict) else None
+    if not choices or not isinstance(choices, list):
         return "the reply has no choices"
-    choice = choices[0]
-    reason = getattr(choice, "finish_reason", None)
+    choice = choices[0] if isinstance(choices[0], dict) else {}
+    reason = choice.get("finish_reason")
     if reason == "content_filter":
         return "the endpoint's content filter withheld the answer (finish_reason: content_filter)"
-    message = getattr(choice, "message", None)
-    content = getattr(message, "content", None)
+    message = choice.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
     if not isinstance(content, str):
         return f"the reply has no content (content: null, finish_reason: {reason})"
     if content == "" and reason != "stop":

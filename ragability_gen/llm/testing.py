@@ -7,7 +7,8 @@ text, an HTTP error status with headers (429 with Retry-After), a delay (latency
 (malformed JSON). Every request is recorded, headers included, so tests can count and inspect them.
 
 Run ``python -m ragability_gen.llm.testing --latency 0.1`` to serve a canned responder from a separate
-process (benchmarks use this so server and client do not share one interpreter).
+process (benchmarks use this so server and client do not share one interpreter); ``--server asyncio``
+serves it from one event loop instead of a thread per connection (see :mod:`.testing_async`).
 """
 
 from __future__ import annotations
@@ -73,6 +74,27 @@ def completion_body(content: str | None, model: str, prompt_tokens: int = 10, co
         "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                   "total_tokens": prompt_tokens + completion_tokens},
     }
+
+
+def answer(responder: Responder, body: dict[str, Any]) -> Reply:
+    """The responder's reply to one request; a responder that raises answers 500, so a broken script shows
+    as a server error, not a hung client."""
+    try:
+        reply = responder(body)
+    except Exception as e:
+        reply = Reply(status=500, body=json.dumps({"error": {"message": f"responder failed: {e}"}}))
+    return Reply(reply) if isinstance(reply, str) else reply
+
+
+def reply_text(reply: Reply, body: dict[str, Any]) -> str:
+    """The response body the server sends for ``reply`` to the request ``body``."""
+    if reply.body is not None:
+        return reply.body
+    if reply.status != 200:
+        return json.dumps({"error": {"message": f"scripted error {reply.status}", "type": "scripted",
+                                     "code": reply.status}})
+    return json.dumps(completion_body(None if reply.null_content else reply.content, str(body.get("model", "")),
+                                      reply.prompt_tokens, reply.completion_tokens, reply.finish_reason))
 
 
 class ScriptedServer:
@@ -158,12 +180,7 @@ class ScriptedServer:
                     server.count += 1
                     if server._record:
                         server.requests.append(Recorded(body, headers, time.monotonic()))
-                try:
-                    reply = server.responder(body)
-                except Exception as e:  # a broken script shows as a server error, not a hung client
-                    reply = Reply(status=500, body=json.dumps({"error": {"message": f"responder failed: {e}"}}))
-                if isinstance(reply, str):
-                    reply = Reply(reply)
+                reply = answer(server.responder, body)
                 if reply.delay:
                     time.sleep(reply.delay)
                 if reply.reset:
@@ -172,16 +189,7 @@ class ScriptedServer:
                     self.close_connection = True
                     self.connection.close()
                     return
-                if reply.body is not None:
-                    text = reply.body
-                elif reply.status != 200:
-                    text = json.dumps({"error": {"message": f"scripted error {reply.status}",
-                                                 "type": "scripted", "code": reply.status}})
-                else:
-                    text = json.dumps(completion_body(None if reply.null_content else reply.content,
-                                                      str(body.get("model", "")), reply.prompt_tokens,
-                                                      reply.completion_tokens, reply.finish_reason))
-                self._send(reply.status, text, reply.headers)
+                self._send(reply.status, reply_text(reply, body), reply.headers)
 
         return Handler
 
@@ -277,6 +285,9 @@ def _main() -> None:
                         help="share of requests answered with a fault of every kind real endpoints send "
                              "(see FAULT_KINDS)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the fault schedule")
+    parser.add_argument("--server", choices=("threads", "asyncio"), default="threads",
+                        help="a thread per connection (ScriptedServer, as the tests use it), or one asyncio event "
+                             "loop (AsyncScriptedServer: hundreds of connections without a thread each)")
     args = parser.parse_args()
 
     def respond(body: dict[str, Any]) -> Reply:
@@ -288,7 +299,13 @@ def _main() -> None:
         responder = flaky(respond, args.fail_rate, seed=args.seed, timeout_delay=args.timeout_delay)
     elif args.faults:
         responder = faulty(respond, args.faults, seed=args.seed)
-    server = ScriptedServer(responder, port=args.port, record=False).start()
+    server: Any
+    if args.server == "asyncio":
+        from ragability_gen.llm.testing_async import AsyncScriptedServer
+
+        server = AsyncScriptedServer(responder, port=args.port, record=False).start()
+    else:
+        server = ScriptedServer(responder, port=args.port, record=False).start()
     print(server.base_url, flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

@@ -16,6 +16,8 @@ answer is never an answer: it is retried, then recorded as an error and retried 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import hashlib
 import json
 from collections import Counter
@@ -174,43 +176,71 @@ async def _drive(jobs: Iterable[Job], journal: Journal, summary: RunSummary, lim
                  progress: SummaryHook | None) -> None:
     """Run jobs with at most ``limit`` in flight; journal each result as it arrives.
 
-    A job that raises (a refused key, say) stops the run; the results that arrived with it are journalled
-    first, and the jobs still in flight are cancelled and awaited, so no task is left behind.
+    ``limit`` workers pull from one job iterator, so each completion costs the same whatever the number
+    in flight (waiting over every pending task after each completion costs time in proportion to it).
+    A job that raises (a refused key, say) stops the run: every result that arrived before it is already
+    journalled, and the jobs still in flight are cancelled and awaited, so no task is left behind.
     """
-    pending: set[asyncio.Task[dict[str, Any]]] = set()
+    pending = iter(jobs)
 
-    def finish(done: set[asyncio.Task[dict[str, Any]]]) -> None:
-        error: BaseException | None = None
-        for task in done:
-            if (exc := task.exception()) is not None:
-                error = error or exc
-                continue
-            rec = task.result()
-            journal.append(rec)
-            summary.done += 1
-            summary.failed_now += bool(rec.get("kinds"))
-        if progress:
-            progress(summary)
-        if error is not None:
-            raise error
-
-    try:
-        for key, make in jobs:
+    def next_job() -> Callable[[], Awaitable[dict[str, Any]]] | None:
+        for key, make in pending:  # plain code between awaits: no two workers pull at once
             summary.jobs += 1
             if journal.done(key):
                 summary.resumed += 1
                 continue
-            while len(pending) >= limit:
-                done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-                finish(done)
-            pending.add(asyncio.ensure_future(make()))
-        while pending:
-            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-            finish(done)
+            return make
+        return None
+
+    errors: list[BaseException] = []  # in the order they happened: the first one stops the run
+    stop = asyncio.get_running_loop().create_future()  # set by the first error or the last worker to finish
+    live = max(1, limit)
+
+    async def worker() -> None:
+        nonlocal live
+        try:
+            while not errors and (make := next_job()) is not None:
+                rec = await make()
+                journal.append(rec)  # in the step the reply arrived in: a cancelled worker loses no result
+                summary.done += 1
+                summary.failed_now += bool(rec.get("kinds"))
+                if progress:
+                    progress(summary)
+        except asyncio.CancelledError:
+            raise
+        except BaseException as e:  # kept, and raised by the run once the others have stopped
+            errors.append(e)
+        finally:
+            live -= 1
+            if (errors or not live) and not stop.done():
+                stop.set_result(None)
+
+    workers = [asyncio.ensure_future(worker()) for _ in range(live)]
+    try:
+        with _fewer_collections():
+            await stop
+        if errors:
+            raise errors[0]
     finally:
-        for task in pending:
+        for task in workers:
             task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
+        await asyncio.gather(*workers, return_exceptions=True)
+
+
+@contextlib.contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """Run with the objects made so far (modules, the client's types) out of the cyclic collector's sight,
+    and collect the youngest generation every 20,000 allocations instead of 700: every request allocates
+    hundreds of objects in the HTTP client, and the collections they set off cost about a tenth of the
+    query process's CPU (benchmarks/bench_query.py). Restored afterwards."""
+    threshold = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(max(threshold[0], 20_000), *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
 
 
 async def _with_llms(llms: Sequence[LLM], body: Callable[[], Awaitable[None]]) -> None:

@@ -20,6 +20,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import orjson
 from filelock import FileLock, Timeout
 
 from ragability_gen.errors import OutputError, SpecError
@@ -106,7 +107,7 @@ class Journal:
                 if not line.endswith(b"\n"):
                     break
                 try:
-                    rec = json.loads(line)
+                    rec = orjson.loads(line)  # its errors are json.JSONDecodeErrors too
                 except json.JSONDecodeError:
                     break
                 self._note(rec, good)
@@ -130,7 +131,7 @@ class Journal:
     def append(self, rec: dict[str, Any]) -> None:
         try:
             offset = self._fh.tell()
-            line = json.dumps(rec, ensure_ascii=False).encode() + b"\n"
+            line = orjson.dumps(rec, option=orjson.OPT_APPEND_NEWLINE)  # one write per result, no buffer to lose
             if self._fh.write(line) != len(line):
                 raise OSError(28, "a line was cut short: is the disk full?")
         except OSError as e:
@@ -139,7 +140,7 @@ class Journal:
 
     def get(self, key: Key) -> dict[str, Any]:
         self._reader.seek(self._index[key])
-        rec: dict[str, Any] = json.loads(self._reader.readline())
+        rec: dict[str, Any] = orjson.loads(self._reader.readline())
         return rec
 
     def close(self) -> None:
