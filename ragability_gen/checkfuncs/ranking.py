@@ -17,7 +17,6 @@ import re
 from typing import Any
 
 from ragability_gen.checkfuncs.basic import CheckParseError, _show, register_check
-from ragability_gen.evaluate.ranking import in_top, ndcg, pair_correct
 
 _BRACKETED = re.compile(r"\[\s*(?:passage\s*|id\s*)?(\d+)\s*\]", re.I)
 # "Passage 2", and "Passages 2 and 3" / "passages 3, 1, 2": every number of the list after the word
@@ -108,6 +107,8 @@ def _pair_problem(args: list[Any]) -> str | None:
 @register_check("rank_ndcg", "score", 2, args_check=_grades_problem,
                 description="nDCG@k of the ranking in the response; args: relevance grades per passage, k")
 def rank_ndcg(response: str, relevance: list[float], k: int) -> float:
+    from ragability_gen.evaluate.ranking import ndcg  # here: the evaluate package is slow to import
+
     return ndcg(parse_ranking(response, len(relevance)), relevance, k)
 
 
@@ -115,6 +116,8 @@ def rank_ndcg(response: str, relevance: list[float], k: int) -> float:
                 description="1 if a conflicting passage is in the top k of the ranking; args: conflicting ids, "
                             "passage count, k")
 def rank_top_error(response: str, conflicting: list[int], m: int, k: int) -> str:
+    from ragability_gen.evaluate.ranking import in_top
+
     return "1" if in_top(parse_ranking(response, m), conflicting, k) else "0"
 
 
@@ -122,4 +125,6 @@ def rank_top_error(response: str, conflicting: list[int], m: int, k: int) -> str
                 description="1 if the response names an expected conflicting pair (or None when none is "
                             "expected); args: expected pairs, passage count")
 def pair_detected(response: str, pairs: list[list[int]], m: int) -> str:
+    from ragability_gen.evaluate.ranking import pair_correct
+
     return "1" if pair_correct(parse_pair(response, m), pairs) else "0"
