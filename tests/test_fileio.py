@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import json
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ragability_gen.core import reading
 from ragability_gen.core.fileio import (
     NotStreamable,
     RecordSource,
@@ -195,12 +195,16 @@ def test_strings_are_encoded_by_orjson_as_by_the_standard_library() -> None:
         assert orjson.dumps(s) == json.dumps(s, ensure_ascii=False).encode()
 
 
-def test_streamed_reading_leaves_the_garbage_collector_as_it_found_it(tmp_path: Path) -> None:
-    write_records([{"qid": str(i), "x": [i]} for i in range(50)], tmp_path / "s.hjson")
-    for enabled in (True, False):
-        gc.enable() if enabled else gc.disable()
-        try:
-            assert [r["qid"] for r in stream_records(tmp_path / "s.hjson")] == [str(i) for i in range(50)]
-            assert gc.isenabled() is enabled
-        finally:
-            gc.enable()
+def test_records_longer_than_many_chunks_stream_through_the_fast_path(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record far longer than a chunk is read whole by the chunked reader, not left to the slow decoder."""
+    records = [{"qid": "1", "facts": ["x" * 300_000, "y"]}, {"qid": "2", "facts": "z" * 70_000}, {"qid": "3"}]
+    write_records(records, tmp_path / "s.hjson")
+    assert list(stream_records(tmp_path / "s.hjson")) == records
+
+    def slow(*args: object) -> None:
+        raise AssertionError("the incremental decoder was used")
+
+    monkeypatch.setattr(reading, "_stream_array_text", slow)
+    with open(tmp_path / "s.hjson", "rb") as fh:
+        assert list(reading._stream_array(fh, "s.hjson", 1 << 12)) == records

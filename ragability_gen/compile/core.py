@@ -211,24 +211,26 @@ class Suite:
                         else:
                             fields.update(answer_id="", answer_short="", answer_long="")
                     ids = p.ids
-                    item: dict[str, Any] = {"qid": qid.format_map(fields), "tags": p.tags}
-                    if ids:
+                    if laid_out:
+                        pids, checks = p._laid or p.laid_out(fields, laid)
+                    else:
+                        pids = list(p.pids)
+                        checks = [_fill_check(c, fields) if t else dict(c) for c, t in p.checks]
+                    if not ids:
+                        item: dict[str, Any] = {"qid": qid.format_map(fields), "tags": p.tags,
+                                                "query": query if p.ask else "", "pids": pids, "checks": checks,
+                                                **extra}
+                    else:
                         if len(ids) == 1 and single:
-                            item["facts"] = contexts[ids[0]].text
+                            facts: Any = contexts[ids[0]].text
                         elif laid_out:
                             facts = laid.get(key := tuple(ids))
                             if facts is None:
                                 facts = laid[key] = member([contexts[c].text for c in ids])
-                            item["facts"] = facts
                         else:
-                            item["facts"] = [contexts[c].text for c in ids]
-                    item["query"] = query if p.ask else ""
-                    if laid_out:
-                        item["pids"], item["checks"] = p.laid_out(fields, laid)
-                    else:
-                        item["pids"] = list(p.pids)
-                        item["checks"] = [_fill_check(c, fields) if t else dict(c) for c, t in p.checks]
-                    item.update(extra_no_facts if ids else extra)
+                            facts = [contexts[c].text for c in ids]
+                        item = {"qid": qid.format_map(fields), "tags": p.tags, "facts": facts,
+                                "query": query if p.ask else "", "pids": pids, "checks": checks, **extra_no_facts}
                     counts[p.slot] += 1
                     yield item  # type: ignore[misc]
         finally:
@@ -287,24 +289,25 @@ class _Plan:
     slot: int = -1  # its place in Suite._slots, where items() counts the items made from it
     _laid: tuple[Any, Any] | None = None  # pids and checks encoded, when no check has templates
     _pids: Any = None  # pids encoded
+    _key: tuple[Any, ...] = ()  # its checks (ids of the spec's dicts) and the template fields they use
 
     def laid_out(self, fields: dict[str, Any], laid: dict[Any, Any]) -> tuple[Any, Any]:
-        """Pids and checks as encoded fragments: once per plan, or once per filled text of its templates."""
+        """Pids and checks as encoded fragments: once per plan, or once per value of the fields its templates use."""
         if self._laid is not None:
             return self._laid
-        pids = self._pids
-        if pids is None:
-            pids = self._pids = member(list(self.pids))
-        if not any(t for _, t in self.checks):
-            self._laid = (pids, member([c for c, _ in self.checks]))
-            return self._laid
-        checks = [_fill_check(c, fields) if t else c for c, t in self.checks]
-        key = (*[id(c) for c, _ in self.checks],  # plans with the same checks share what they fill in
-               *[(c.get("query"), c.get("check_for")) for c, (_, t) in zip(checks, self.checks, strict=True) if t])
-        found = laid.get(key)
+        if self._pids is None:
+            self._pids = member(list(self.pids))
+            names = {name for c, t in self.checks if t for key in ("query", "check_for")
+                     for _, name, _, _ in string.Formatter().parse(c.get(key, "")) if name is not None}
+            self._key = (*[id(c) for c, _ in self.checks], *sorted(names))
+            if not names:
+                self._laid = (self._pids, member([c for c, _ in self.checks]))
+                return self._laid
+        key = (*self._key, *[fields.get(n) for n in self._key if type(n) is str])
+        found = laid.get(key)  # plans with the same checks share them: per instance, once per answer
         if found is None:
-            found = laid[key] = member(checks)
-        return pids, found
+            found = laid[key] = member([_fill_check(c, fields) if t else c for c, t in self.checks])
+        return self._pids, found
 
 
 def metric_kind_problem(metric: str, kind: str, func: CheckFunc) -> str | None:

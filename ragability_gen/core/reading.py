@@ -10,7 +10,6 @@ stays flat and most of the time is spent in C.
 from __future__ import annotations
 
 import codecs
-import gc
 import json
 from collections.abc import Generator, Iterator
 from pathlib import Path
@@ -24,21 +23,11 @@ from ragability_gen.errors import InputError
 _RECORD_END = b"\n  }"  # how every record of an indented top-level array ends (nested ones end deeper)
 
 
-def _loads_many(data: bytes) -> Any:
-    """``orjson.loads`` of thousands of records, with the cyclic garbage collector paused meanwhile.
-
-    Parsed JSON holds no reference cycles, but each of its dicts and lists counts towards the collector's
-    thresholds: a chunk of 4 MB would set off hundreds of collections, each walking the records not
-    yet handed out (a third of the time of reading a large suite, measured). The records are checked
-    once, by the next collection after the parse.
-    """
-    if not gc.isenabled():
-        return orjson.loads(data)
-    gc.disable()
-    try:
-        return orjson.loads(data)
-    finally:
-        gc.enable()
+_CHUNK = 1 << 16
+"""Bytes read and parsed at a time. Small chunks stay in the processor's caches: reading a 240 MB suite
+took 0.56 s of CPU with 64 KB chunks against 1.1 s (and 0.3 s more of page faults) with 4 MB ones."""
+_MAX_RECORD = 1 << 24
+"""Bytes read without finding a record's end before the layout is taken to be another one."""
 
 
 def read_text(path: str | Path) -> str:
@@ -148,7 +137,7 @@ class NotStreamable(Exception):
 
 
 def stream_records(path: str | Path, fmt: str | None = None,
-                   chunk_size: int = 1 << 22) -> Generator[dict[str, Any], None, None]:
+                   chunk_size: int = _CHUNK) -> Generator[dict[str, Any], None, None]:
     """Yield the records of a JSONL file, or of a JSON array (hjson files as this tool writes them), one at a time.
 
     Memory stays flat in the number of records. Use :func:`record_source` for files of any layout.
@@ -222,7 +211,7 @@ def _stream_array(fh: IO[bytes], where: str, chunk_size: int) -> Iterator[dict[s
         cut = buf.rfind(_RECORD_END)
         if cut >= 0:
             try:
-                recs = _loads_many(b"[" + buf[:cut + 4] + b"]")
+                recs = orjson.loads(b"[" + buf[:cut + 4] + b"]")
             except orjson.JSONDecodeError:
                 break  # not this layout after all: read the rest another way
             if not all(type(r) is dict for r in recs):
@@ -245,9 +234,9 @@ def _stream_array(fh: IO[bytes], where: str, chunk_size: int) -> Iterator[dict[s
                     raise NotStreamable(where)
                 buf = buf[pos + 1:]
                 continue
-        if eof or len(buf) > 4 * chunk_size:
+        if eof or len(buf) > max(4 * chunk_size, _MAX_RECORD):
             break  # no record ends where the layout says: read the rest another way
-        more = fh.read(chunk_size)
+        more = fh.read(max(chunk_size, len(buf)))  # a long record: read twice as much each time, not a chunk
         eof = not more
         buf += more
     yield from _stream_array_text(buf, fh, where, chunk_size, empty)

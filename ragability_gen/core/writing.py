@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
 from json.encoder import encode_basestring  # the standard library's C string encoder (ensure_ascii=False)
 from pathlib import Path
 from typing import IO, Any
@@ -74,10 +75,10 @@ def _records_bytes(records: Sequence[Mapping[str, Any]]) -> bytes:
     return ",\n".join([format_record(r) for r in records]).encode()
 
 
-def _laid_out_bytes(records: Sequence[Mapping[str, Any]]) -> bytes:
+def _laid_out_bytes(records: Sequence[Mapping[str, Any]]) -> memoryview:
     """The same layout from orjson in one call: its two-space indentation of a list of records whose
-    values are strings or fragments is the layout above, brackets and all (cut off here)."""
-    return orjson.dumps(records, option=orjson.OPT_INDENT_2)[2:-2]
+    values are strings or fragments is the layout above, brackets and all (cut off here, without a copy)."""
+    return memoryview(orjson.dumps(records, option=orjson.OPT_INDENT_2))[2:-2]
 
 
 def _jsonl_bytes(records: Sequence[Mapping[str, Any]]) -> bytes:
@@ -115,18 +116,14 @@ def write_records(records: Iterable[Mapping[str, Any]], path: str | Path, fmt: s
         fh.flush()
         out: IO[bytes] = fh.buffer  # type: ignore[attr-defined]  # UTF-8 bytes, written as they are
         sep = b"" if jsonl else b"[\n"
-        chunk: list[Mapping[str, Any]] = []
-        for rec in records:
-            chunk.append(rec)
-            n += 1
-            if len(chunk) >= 2000:
-                out.write(sep + encode(chunk))
-                sep = b"" if jsonl else b",\n"
-                chunk = []
-                if on_chunk:
-                    on_chunk(n)
-        if chunk:
-            out.write(sep + encode(chunk))
+        stream = iter(records)
+        while chunk := list(islice(stream, 2000)):
+            n += len(chunk)
+            out.write(sep)
+            out.write(encode(chunk))
+            sep = b"" if jsonl else b",\n"
+            if on_chunk and len(chunk) == 2000:
+                on_chunk(n)
         if not jsonl:
             out.write(b"\n]\n" if n else b"[]\n")
     if on_chunk:
