@@ -251,6 +251,8 @@ class ItemChecks:
         self._kinds = _MetricKinds(where)
         self._funcs: dict[str, CheckFunc] = {}  # the check functions found so far, without the registry's lookup
         self._no_args: dict[str, str | None] = {}  # function name -> its problem when a check gives no args
+        self._judged: set[tuple[Any, ...]] = set()  # (function, *metrics) whose metric kinds were judged
+        self._item_pids = "pids" in prompt_fields
         self._kind_problems: list[str] = []
         self.needs_checker = False
 
@@ -279,30 +281,33 @@ class ItemChecks:
         if seen > 1:
             self.repeats[key if self.results else (key,)] = seen
         checks = rec.get("checks")
-        used: list[Any] = []
-        if "pids" in self.prompt_fields:
-            used = list(rec.get("pids") or []) + list(rec.get("turns") or [])
+        used: Any = ()
+        if self._item_pids:
+            pids, turns = rec.get("pids"), rec.get("turns")
+            used = pids if turns is None and type(pids) is list else list(pids or []) + list(turns or [])
+        from_checks: list[Any] = []
         if checks:
-            probs += self._checks(n, checks, used)
-        if used and (self.prompts is not None or self.prompts_name):
+            probs += self._checks(n, checks, from_checks)
+        if (used or from_checks) and (self.prompts is not None or self.prompts_name):
             prompts = self.prompts
-            for pid in used:
+            for pid in [*used, *from_checks] if from_checks else used:
                 if isinstance(pid, str) and (prompts is None or pid not in prompts):
                     self._missing.setdefault(pid, []).append(n)
         if probs:
             self.problems += probs
 
     def _checks(self, n: int, checks: Any, used: list[Any]) -> list[str]:
-        """Problems of an item's checks (function, arguments, metric kinds); notes the prompts they use."""
+        """Problems of an item's checks (function, arguments, metric kinds); adds the prompts they use to ``used``."""
         probs: list[str] = []
-        funcs = self._funcs
+        funcs, judged = self._funcs, self._judged
         with_pids = "checks" in self.prompt_fields
         for j, c in enumerate(checks if isinstance(checks, list) else []):
             if type(c) is not dict:
                 continue
-            if not self.needs_checker and (c.get("pid") or c.get("query")):
+            pid = c.get("pid")
+            if not self.needs_checker and (pid or c.get("query")):
                 self.needs_checker = True
-            if with_pids and (pid := c.get("pid")):
+            if with_pids and pid:
                 used.append(pid)
             name = c.get("func")
             if type(name) is not str:
@@ -320,8 +325,17 @@ class ItemChecks:
                 bad = self._no_args[name] = cf.args_problem([])
             if bad is not None:
                 probs.append(f"{self.where}: item {n}: field checks/{j}/args: {bad}")
-            if kinds := self._kinds.check(n, j, c, cf):
-                self._kind_problems += kinds
+            metrics = c.get("metrics")
+            if type(metrics) is list:
+                judge = (name, *metrics)  # a function and metrics already judged: nothing new to say
+                try:
+                    if judge in judged:
+                        continue
+                    judged.add(judge)
+                except TypeError:  # a metric that is not a string (the schema says so)
+                    pass
+                if kinds := self._kinds.check(n, j, c, cf):
+                    self._kind_problems += kinds
         return probs
 
     def all_problems(self) -> list[str]:
