@@ -44,6 +44,8 @@ items = read_suite(sys.argv[1])
 assert len(items) == int(sys.argv[2]), len(items)
 """
 
+IMPORTS = "import ragability_gen.cli"  # what `ragability-gen convert` imports before it reads a row
+
 PEER = "import sys, runpy; sys.argv = ['ragability_cc_wc1', '-i', sys.argv[1], '-o', sys.argv[2]]; " \
        "runpy.run_module('ragability.ragability_cc_wc1', run_name='__main__')"
 
@@ -125,11 +127,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         corpus, suite, ref = Path(tmp, "big.tsv"), Path(tmp, "big.hjson"), Path(tmp, "ref.hjson")
         make_corpus(corpus, args.rows)
-        conv, base, read = [], [], []
+        conv, base, read, start = [], [], [], []
         for _ in range(args.repeat):  # A and B alternate, so both see the same load
             conv.append(run([*ours, str(corpus), str(suite)], env))
             if peer is not None:
                 base.append(run([*peer[0], str(corpus), str(ref)], peer[1]))
+            start.append(run([sys.executable, "-c", IMPORTS], env))
         size = suite.stat().st_size / 1e6
         for _ in range(args.repeat):
             read.append(run([sys.executable, "-c", READ, str(suite), str(items)], env))
@@ -138,20 +141,23 @@ def main() -> int:
     read_wall, read_rss = med(w for w, _ in read), max(r for _, r in read)
     print(f"after: {load()}; suite {size:.0f} MB")
     print(f"convert: median of {args.repeat} {conv_wall:.2f} s wall ({', '.join(f'{w:.2f}' for w, _ in conv)}), "
-          f"peak RSS {conv_rss:.0f} MB")
+          f"{med(CPU[id(a)] for a in conv):.2f} s CPU, peak RSS {conv_rss:.0f} MB")
+    print(f"start-up: `{IMPORTS}` alone, median {med(CPU[id(a)] for a in start):.2f} s CPU "
+          f"({med(w for w, _ in start):.2f} s wall), part of every convert")
     ok = True
     if base:
         base_wall = med(w for w, _ in base)
         ratio = med(b / a for (a, _), (b, _) in zip(conv, base, strict=True))
         print(f"python-ragability convert: median {base_wall:.2f} s wall ({', '.join(f'{w:.2f}' for w, _ in base)}), "
-              f"peak RSS {max(r for _, r in base):.0f} MB")
+              f"{med(CPU[id(b)] for b in base):.2f} s CPU, peak RSS {max(r for _, r in base):.0f} MB")
         print(f"ratio (reference / this tool, median of the alternated pairs): {ratio:.1f}x (target >= 10x)")
         cpu_ratio = med(CPU[id(b)] / CPU[id(a)] for a, b in zip(conv, base, strict=True))
         print(f"CPU seconds (user + system), this tool: {', '.join(f'{CPU[id(a)]:.2f}' for a in conv)}; reference: "
               f"{', '.join(f'{CPU[id(b)]:.2f}' for b in base)}; ratio of the pairs, median: {cpu_ratio:.1f}x")
         ok = ratio >= 10
     print(f"read_suite: median of {args.repeat} {read_wall:.2f} s wall ({', '.join(f'{w:.2f}' for w, _ in read)}), "
-          f"peak RSS {read_rss:.0f} MB (target 4 s); CPU seconds {', '.join(f'{CPU[id(r)]:.2f}' for r in read)}")
+          f"peak RSS {read_rss:.0f} MB (target 4 s); CPU seconds {', '.join(f'{CPU[id(r)]:.2f}' for r in read)}, "
+          f"median {med(CPU[id(r)] for r in read):.2f}")
     if args.tiny:
         print("tiny run: no targets")
         return 0

@@ -6,11 +6,20 @@ import json
 from pathlib import Path
 
 import hjson
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragability_gen.core.fileio import NotStreamable, RecordSource, read_records, stream_records, write_records
+from ragability_gen.core import reading
+from ragability_gen.core.fileio import (
+    NotStreamable,
+    RecordSource,
+    member,
+    read_records,
+    stream_records,
+    write_records,
+)
 from ragability_gen.errors import InputError
 
 text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
@@ -146,3 +155,56 @@ def test_written_records_end_where_the_streaming_reader_cuts(tmp_path: Path) -> 
     text = (tmp_path / "s.hjson").read_text(encoding="utf-8")
     assert text.startswith("# h\n[\n  {\n") and text.endswith("\n  }\n]\n")
     assert text.count("\n  },\n  {\n") == 4
+
+
+laid_value = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | text
+    | st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from([1e16, 1e-05, -0.0, 123456789.123]),
+    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner) | st.dictionaries(text, inner, max_size=4),
+    max_leaves=12,
+)
+long_texts = st.lists(st.text(st.characters(blacklist_categories=("Cs",)), min_size=30, max_size=60), min_size=2,
+                      max_size=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(records=st.lists(st.dictionaries(text, laid_value | long_texts, min_size=1, max_size=6), max_size=5),
+       fmt=st.sampled_from(["hjson", "json"]))
+def test_laid_out_records_are_written_byte_for_byte_as_plain_ones(tmp_path_factory: pytest.TempPathFactory,
+                                                                   records: list, fmt: str) -> None:
+    """orjson writes records of strings and member() fragments exactly as the value-by-value encoder does
+    (floats in the standard library's forms, NaN, tuples, control characters, lists one element a line)."""
+    folder = tmp_path_factory.mktemp("laid")
+    write_records(records, folder / f"plain.{fmt}", header=["h"])
+    write_records(({k: member(v) for k, v in r.items()} for r in records), folder / f"laid.{fmt}", header=["h"],
+                  laid_out=True)
+    assert (folder / f"laid.{fmt}").read_bytes() == (folder / f"plain.{fmt}").read_bytes()
+
+
+def test_laid_out_records_are_not_written_as_jsonl(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="jsonl"):
+        write_records([{"a": "b"}], tmp_path / "x.jsonl", laid_out=True)
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_strings_are_encoded_by_orjson_as_by_the_standard_library() -> None:
+    """The laid-out writer leaves strings to orjson: every code point must come out as json.dumps writes it."""
+    chars = "".join(chr(i) for i in range(0x11000) if not 0xD800 <= i < 0xE000) + "\U0001F600\U0010FFFF"
+    for start in range(0, len(chars), 4096):
+        s = chars[start:start + 4096]
+        assert orjson.dumps(s) == json.dumps(s, ensure_ascii=False).encode()
+
+
+def test_records_longer_than_many_chunks_stream_through_the_fast_path(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record far longer than a chunk is read whole by the chunked reader, not left to the slow decoder."""
+    records = [{"qid": "1", "facts": ["x" * 300_000, "y"]}, {"qid": "2", "facts": "z" * 70_000}, {"qid": "3"}]
+    write_records(records, tmp_path / "s.hjson")
+    assert list(stream_records(tmp_path / "s.hjson")) == records
+
+    def slow(*args: object) -> None:
+        raise AssertionError("the incremental decoder was used")
+
+    monkeypatch.setattr(reading, "_stream_array_text", slow)
+    with open(tmp_path / "s.hjson", "rb") as fh:
+        assert list(reading._stream_array(fh, "s.hjson", 1 << 12)) == records

@@ -70,6 +70,9 @@ class SuiteBase:
     title: ClassVar[str] = "Test suite"
     """How the suite file's header names what it is."""
 
+    lays_out: ClassVar[bool] = False
+    """``items`` takes ``laid_out=True`` and then yields records ``write_records`` can hand to orjson whole."""
+
     def __init__(self, spec: Spec):
         self.spec = spec
         self.prompts_path = (spec.path.parent / spec["prompts"]).resolve()
@@ -82,8 +85,9 @@ class SuiteBase:
         return [f"{self.spec.path}: variant {d}: duplicate variant name"
                 for d in sorted({n for n in names if names.count(n) > 1})]
 
-    def items(self, instances: Iterable[Instance], summary: CompileSummary | None = None) -> Iterator[SuiteItem]:
-        """The test items of ``instances``, counted in ``summary``."""
+    def items(self, instances: Iterable[Instance], summary: CompileSummary | None = None,
+              laid_out: bool = False) -> Iterator[SuiteItem]:
+        """The test items of ``instances``, counted in ``summary`` (``laid_out`` only where ``lays_out``)."""
         raise NotImplementedError
 
     def compile(self, instances: Iterable[Instance], output: str | Path, fmt: str | None = None,
@@ -103,7 +107,11 @@ class SuiteBase:
             shutil.copyfileobj(src, fh)
             header = [f"{self.title} in the ragability format, made by ragability-gen {_version()} with suite spec "
                       f"{self.spec.name!r}.", f"Prompts: {prompts_out.name}"]
-            written = write_records(self.items(instances, summary), output, fmt or format_for(output),
-                                    (lambda n: emit(on_progress, "compile", n)) if on_progress else None, header)
+            fmt = fmt or format_for(output)
+            laid_out = self.lays_out and fmt != "jsonl"  # orjson writes the hjson/json layout from fragments
+            items = self.items(instances, summary, laid_out=True) if laid_out else self.items(instances, summary)
+            written = write_records(items, output, fmt,
+                                    (lambda n: emit(on_progress, "compile", n)) if on_progress else None, header,
+                                    laid_out)
         emit(on_progress, "compile", written, written)
         return summary, prompts_out

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ragability_gen.compile.base import CompileSummary, SuiteBase
 from ragability_gen.compile.base import prompts_path_for as prompts_path_for
+from ragability_gen.core.fileio import member
 from ragability_gen.core.model import Instance, SuiteItem
 from ragability_gen.core.progress import Progress
 from ragability_gen.core.specs import Spec, load_suite_spec
@@ -66,6 +67,8 @@ def _outcome(inst: Instance, ctx_ids: list[str], task: str, contradiction: bool)
 
 class Suite(SuiteBase):
     """A suite spec made ready to compile: prompts loaded, references checked, templates parsed."""
+
+    lays_out = True
 
     def __init__(self, spec: Spec):
         super().__init__(spec)
@@ -147,8 +150,14 @@ class Suite(SuiteBase):
             self._tag_cache[key] = cached
         return cached
 
-    def items(self, instances: Iterable[Instance], summary: CompileSummary | None = None) -> Iterator[SuiteItem]:
-        """Yield the test items of every instance, variant by variant, lazily."""
+    def items(self, instances: Iterable[Instance], summary: CompileSummary | None = None,
+              laid_out: bool = False) -> Iterator[SuiteItem]:
+        """Yield the test items of every instance, variant by variant, lazily.
+
+        With ``laid_out``, every value that is not a string is an encoded fragment (``fileio.member``),
+        made once for what items share (a variant's pids and checks, an instance's passages), for
+        ``write_records(..., laid_out=True)``: the same file at a fraction of the cost.
+        """
         summary = summary if summary is not None else CompileSummary()
         qid, single = self.qid, self.single_fact_as_string
         counts: list[int] = []  # items per plan slot, added to the summary at the end
@@ -158,7 +167,10 @@ class Suite(SuiteBase):
                 fields = _fields(inst)
                 contexts, query, answers = inst.contexts, inst.query, inst.answers
                 meta = inst.metadata if self.copy_metadata else {}
-                extra = {k: v for k, v in meta.items() if k not in _ITEM_KEYS}
+                extra: dict[str, Any] = {k: v for k, v in meta.items() if k not in _ITEM_KEYS}
+                laid: dict[Any, Any] = {}  # with laid_out: this instance's passages and filled checks, encoded
+                if laid_out:
+                    extra = {k: member(v) for k, v in extra.items()}
                 extra_no_facts = {k: v for k, v in extra.items() if k != "facts"}
                 answer_now: str | None = None
                 plans = self._plans(inst)
@@ -177,19 +189,26 @@ class Suite(SuiteBase):
                         else:
                             fields.update(answer_id="", answer_short="", answer_long="")
                     ids = p.ids
-                    item: dict[str, Any] = {"qid": qid.format_map(fields), "tags": p.tags}
-                    if ids:
-                        item["facts"] = contexts[ids[0]].text if len(ids) == 1 and single else [
-                            contexts[c].text for c in ids]
-                        item["query"] = query if p.ask else ""
-                        item["pids"] = list(p.pids)
-                        item["checks"] = [_fill_check(c, fields) if t else dict(c) for c, t in p.checks]
-                        item.update(extra_no_facts)
+                    if laid_out:
+                        pids, checks = p._laid or p.laid_out(fields, laid)
                     else:
-                        item["query"] = query if p.ask else ""
-                        item["pids"] = list(p.pids)
-                        item["checks"] = [_fill_check(c, fields) if t else dict(c) for c, t in p.checks]
-                        item.update(extra)
+                        pids = list(p.pids)
+                        checks = [_fill_check(c, fields) if t else dict(c) for c, t in p.checks]
+                    if not ids:
+                        item: dict[str, Any] = {"qid": qid.format_map(fields), "tags": p.tags,
+                                                "query": query if p.ask else "", "pids": pids, "checks": checks,
+                                                **extra}
+                    else:
+                        if len(ids) == 1 and single:
+                            facts: Any = contexts[ids[0]].text
+                        elif laid_out:
+                            facts = laid.get(key := tuple(ids))
+                            if facts is None:
+                                facts = laid[key] = member([contexts[c].text for c in ids])
+                        else:
+                            facts = [contexts[c].text for c in ids]
+                        item = {"qid": qid.format_map(fields), "tags": p.tags, "facts": facts,
+                                "query": query if p.ask else "", "pids": pids, "checks": checks, **extra_no_facts}
                     counts[p.slot] += 1
                     yield item  # type: ignore[misc]
         finally:
@@ -246,6 +265,27 @@ class _Plan:
     pids: list[str] = field(default_factory=list)
     checks: list[tuple[dict[str, Any], bool]] = field(default_factory=list)  # (check, has templates)
     slot: int = -1  # its place in Suite._slots, where items() counts the items made from it
+    _laid: tuple[Any, Any] | None = None  # pids and checks encoded, when no check has templates
+    _pids: Any = None  # pids encoded
+    _key: tuple[Any, ...] = ()  # its checks (ids of the spec's dicts) and the template fields they use
+
+    def laid_out(self, fields: dict[str, Any], laid: dict[Any, Any]) -> tuple[Any, Any]:
+        """Pids and checks as encoded fragments: once per plan, or once per value of the fields its templates use."""
+        if self._laid is not None:
+            return self._laid
+        if self._pids is None:
+            self._pids = member(list(self.pids))
+            names = {name for c, t in self.checks if t for key in ("query", "check_for")
+                     for _, name, _, _ in string.Formatter().parse(c.get(key, "")) if name is not None}
+            self._key = (*[id(c) for c, _ in self.checks], *sorted(names))
+            if not names:
+                self._laid = (self._pids, member([c for c, _ in self.checks]))
+                return self._laid
+        key = (*self._key, *[fields.get(n) for n in self._key if type(n) is str])
+        found = laid.get(key)  # plans with the same checks share them: per instance, once per answer
+        if found is None:
+            found = laid[key] = member([_fill_check(c, fields) if t else c for c, t in self.checks])
+        return self._pids, found
 
 
 def metric_kind_problem(metric: str, kind: str, func: CheckFunc) -> str | None:

@@ -167,7 +167,8 @@ class RankingSuite(SuiteBase):
                 return int(where["distractors"])
         return 6
 
-    def items(self, instances: Iterable[Instance], summary: CompileSummary | None = None) -> Iterator[SuiteItem]:
+    def items(self, instances: Iterable[Instance], summary: CompileSummary | None = None,
+              laid_out: bool = False) -> Iterator[SuiteItem]:
         """Yield the items of every instance and variant; distractors need every instance, so all are read first."""
         summary = summary if summary is not None else CompileSummary()
         pool = list(instances)

@@ -1,7 +1,8 @@
 """JSON Schemas for every file format, and validation that reports every problem at once.
 
-Validation runs in two tiers: a ``fastjsonschema``-compiled check (a few microseconds per record) on
-every record, and ``jsonschema``'s ``iter_errors`` only for records that fail, to name each problem.
+Validation runs in tiers: ``jsonschema-rs`` (Rust, about a microsecond per record) on every record; a
+``fastjsonschema``-compiled check to confirm its "no" (or for values it cannot take); and ``jsonschema``'s
+``iter_errors`` only for records that fail, to name each problem.
 Large suites (hundreds of thousands of items) can so be validated on every read.
 """
 
@@ -12,9 +13,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
-import fastjsonschema
 import jsonschema_rs
-from jsonschema import Draft7Validator
 
 from ragability_gen.core.resources import data_dir
 
@@ -47,14 +46,23 @@ class Validator:
 
     def __init__(self, schema: dict[str, Any]):
         self.schema = schema
-        self._full = Draft7Validator(schema)
-        self._fast: Callable[[Any], Any] = fastjsonschema.compile(schema)
+        self._full: Any = None  # jsonschema's validator, made for the first record that fails
+        self._compiled: Callable[[Any], Any] | None = None
         # jsonschema-rs (Rust) checks a suite item in about 1 us, fastjsonschema's generated code in about
         # 10 us (its anyOf raises an exception per branch tried); its "no" is confirmed by jsonschema below.
         try:
             self._rs: Any = jsonschema_rs.validator_for(schema)
         except (ValueError, jsonschema_rs.ValidationError):  # a schema it cannot compile
             self._rs = None
+
+    def _fast(self, obj: Any) -> Any:
+        """fastjsonschema's check, compiled when first needed: generating and compiling its code costs
+        a tenth of a second per schema, more than a whole small convert, and valid data never needs it."""
+        if self._compiled is None:
+            import fastjsonschema
+
+            self._compiled = fastjsonschema.compile(self.schema)
+        return self._compiled(obj)
 
     def is_valid(self, obj: Any) -> bool:
         if self._rs is not None:
@@ -63,9 +71,11 @@ class Validator:
                     return True
             except (ValueError, TypeError):  # a value it cannot take (not JSON data): ask fastjsonschema
                 pass
+        from fastjsonschema import JsonSchemaException  # imported with the compiled check, never earlier
+
         try:
             self._fast(obj)
-        except fastjsonschema.JsonSchemaException:
+        except JsonSchemaException:
             return False
         return True
 
@@ -73,6 +83,10 @@ class Validator:
         """Every problem as (field path, message); empty when ``obj`` is valid."""
         if self.is_valid(obj):
             return []
+        if self._full is None:
+            from jsonschema import Draft7Validator  # a tenth of a second to import: only when something is wrong
+
+            self._full = Draft7Validator(self.schema)
         out = []
         for err in sorted(self._full.iter_errors(obj), key=lambda e: [str(p) for p in e.absolute_path]):
             path = "/".join(str(p) for p in err.absolute_path)

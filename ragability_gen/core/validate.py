@@ -7,17 +7,25 @@ import json
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ragability_gen.checkfuncs import CHECKS, CheckFunc
-from ragability_gen.compile.core import metric_kind_problem, prompts_path_for
-from ragability_gen.compile.ranking import ready_suite
-from ragability_gen.convert.core import read_instances, sniff_converter_spec
 from ragability_gen.core import schemas
 from ragability_gen.core.fileio import NotStreamable, RecordSource, load_data, read_records, stream_records
 from ragability_gen.core.specs import Spec, load_converter_spec, load_prompts
 from ragability_gen.errors import InputError, RagabilityGenError, SchemaError
-from ragability_gen.llm.config import load_llm_config
+
+if TYPE_CHECKING:
+    from ragability_gen.checkfuncs import CheckFunc
+
+# The check functions, convert, compile and llm are imported where they are used: the ranking check
+# functions import evaluate, which imports this module; and a suite read for a query needs no converter,
+# compiler or client.
+
+
+def _registry() -> Any:
+    from ragability_gen.checkfuncs import CHECKS
+
+    return CHECKS
 
 FILE_KINDS = ("corpus", "instances", "suite", "prompts", "suite-spec", "converter-spec", "llm-config", "mapping",
               "generation-audit", "generation-rejects")
@@ -32,6 +40,8 @@ def detect_kind(path: str | Path) -> str:
 
 def _detect(path: str | Path) -> tuple[str, Any]:
     """The kind of file, and its parsed content when telling the kind needed it (so it is read once)."""
+    from ragability_gen.convert.core import sniff_converter_spec
+
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix in (".tsv", ".csv") or sniff_converter_spec(p) is not None:
@@ -85,6 +95,8 @@ def validate_file(path: str | Path, kind: str | None = None,
         (kind, problems, description): problems is empty when the file is valid; description
         says what was checked, e.g. "24 rows".
     """
+    from ragability_gen.convert.core import read_instances
+
     data = None
     if kind is None:
         kind, data = _detect(path)
@@ -107,12 +119,16 @@ def validate_file(path: str | Path, kind: str | None = None,
             prompts = load_prompts(path)
             return kind, [], f"{len(prompts)} prompts"
         if kind == "suite-spec":
+            from ragability_gen.compile.ranking import ready_suite
+
             suite = ready_suite(Spec(Path(path), _checked(path, "suite-spec")))
             return kind, [], f"{len(suite.spec['variants'])} variants"
         if kind == "converter-spec":
             spec = load_converter_spec(path)
             return kind, [], f"converter {spec['converter']!r}"
         if kind == "llm-config":
+            from ragability_gen.llm.config import load_llm_config
+
             llms = load_llm_config(path)
             return kind, [], f"{len(llms)} models"
         if kind == "mapping":
@@ -138,9 +154,10 @@ def check_problems(item: dict[str, Any], at: str) -> list[str]:
     for j, c in enumerate(item.get("checks") or []):
         if not isinstance(c, dict) or not isinstance(c.get("func"), str):
             continue
-        if c["func"] not in CHECKS:
+        checks = _registry()
+        if c["func"] not in checks:
             probs.append(f"{at}: field checks/{j}/func: unknown check function {c['func']!r}")
-        elif (bad := CHECKS[c["func"]].args_problem(c.get("args", []))) is not None:
+        elif (bad := checks[c["func"]].args_problem(c.get("args", []))) is not None:
             probs.append(f"{at}: field checks/{j}/args: {bad}")
     return probs
 
@@ -153,26 +170,42 @@ class _MetricKinds:
     """
 
     def __init__(self, where: str):
+        from ragability_gen.compile.core import metric_kind_problem
+
         self.where = where
         self.first: dict[str, CheckFunc] = {}
         self.told: set[tuple[str, str]] = set()
+        self.done: set[tuple[str, str]] = set()  # (metric, function) pairs already judged: the first kind never changes
+        self._problem = metric_kind_problem
 
     def item(self, i: int, it: Any) -> list[str]:
         probs: list[str] = []
         for j, c in enumerate(it.get("checks") or [] if isinstance(it, dict) else []):
-            cf = CHECKS.get(c["func"]) if isinstance(c, dict) and isinstance(c.get("func"), str) else None
-            if cf is None or not isinstance(c.get("metrics"), list):
-                continue
-            for m in c["metrics"]:
-                if not isinstance(m, str) or (m, cf.name) in self.told:
-                    continue
-                seen = self.first.setdefault(m, cf)
-                if (bad := metric_kind_problem(m, seen.kind, cf)) is not None:
-                    self.told.add((m, cf.name))
-                    probs.append(f"{self.where}: item {i}: field checks/{j}/metrics: {bad} (check function "
-                                 f"{seen.name!r} gives it {seen.kind} results)")
+            cf = _registry().get(c["func"]) if isinstance(c, dict) and isinstance(c.get("func"), str) else None
+            if cf is not None:
+                probs += self.check(i, j, c, cf)
         return probs
 
+    def check(self, i: int, j: int, c: dict[str, Any], cf: CheckFunc) -> list[str]:
+        """Problems of one check whose function is ``cf``."""
+        metrics = c.get("metrics")
+        if type(metrics) is not list:
+            return []
+        probs: list[str] = []
+        name, done = cf.name, self.done
+        for m in metrics:
+            if not isinstance(m, str) or (m, name) in done:
+                continue
+            done.add((m, name))
+            seen = self.first.setdefault(m, cf)
+            if (bad := self._problem(m, seen.kind, cf)) is not None:
+                self.told.add((m, name))
+                probs.append(f"{self.where}: item {i}: field checks/{j}/metrics: {bad} (check function "
+                             f"{seen.name!r} gives it {seen.kind} results)")
+        return probs
+
+
+_NO_ARGS: list[Any] = []  # a check without ``args`` (never mutated)
 
 MAX_PROBLEMS = 50
 """Problems reported for one file at most; a file that broken needs fixing at the root, not line by line."""
@@ -212,10 +245,14 @@ class ItemChecks:
         self.count = 0
         self.problems: list[str] = []
         self.repeats: Counter[tuple[Any, ...]] = Counter()
-        self._seen: Counter[tuple[Any, ...]] = Counter()
+        self._seen: dict[Any, int] = {}  # qid (results: qid, pid, llm) -> how often it was seen
         self._missing: dict[str, list[int]] = {}
         self._validator = schemas.validator("test-item")
         self._kinds = _MetricKinds(where)
+        self._funcs: dict[str, CheckFunc] = {}  # the check functions found so far, without the registry's lookup
+        self._no_args: dict[str, str | None] = {}  # function name -> its problem when a check gives no args
+        self._judged: set[tuple[Any, ...]] = set()  # (function, *metrics) whose metric kinds were judged
+        self._item_pids = "pids" in prompt_fields
         self._kind_problems: list[str] = []
         self.needs_checker = False
 
@@ -227,30 +264,79 @@ class ItemChecks:
         n = self.count
         if len(self.problems) > MAX_PROBLEMS:
             return
-        at = f"{self.where}: item {n}"
-        probs = [f"{at}: {'field ' + p + ': ' if p else ''}{m}" for p, m in self._validator.problems(rec)]
+        probs = []
+        if not self._validator.is_valid(rec):
+            probs = [f"{self.where}: item {n}: {'field ' + p + ': ' if p else ''}{m}"
+                     for p, m in self._validator.problems(rec)]
         if self.results:
             for f in ("pid", "llm", "response", "error"):
                 if not isinstance(rec.get(f), str):
-                    probs.append(f"{at}: field {f}: missing or not a string (is this a query results file?)")
-        key = self.key(rec)
-        self._seen[key] += 1
-        if self._seen[key] == 2:
-            self.repeats[key] = 2
-        elif self._seen[key] > 2:
-            self.repeats[key] += 1
-        probs += check_problems(rec, at)
-        self._kind_problems += self._kinds.item(n, rec)
-        checks = [c for c in rec.get("checks") or [] if isinstance(c, dict)]
-        self.needs_checker = self.needs_checker or any(c.get("pid") or c.get("query") for c in checks)
-        used = list(rec.get("pids") or []) + list(rec.get("turns") or []) if "pids" in self.prompt_fields else []
-        if "checks" in self.prompt_fields:
-            used += [c["pid"] for c in checks if c.get("pid")]
-        if self.prompts is not None or self.prompts_name:
-            for pid in used:
-                if isinstance(pid, str) and (self.prompts is None or pid not in self.prompts):
+                    probs.append(f"{self.where}: item {n}: field {f}: missing or not a string (is this a query "
+                                 "results file?)")
+        key: Any = (rec.get("qid"), rec.get("pid"), rec.get("llm")) if self.results else rec.get("qid")
+        try:
+            seen = self._seen[key] = self._seen.get(key, 0) + 1
+        except TypeError:  # an unhashable qid: the schema has said what is wrong with it
+            seen = 1
+        if seen > 1:
+            self.repeats[key if self.results else (key,)] = seen
+        checks = rec.get("checks")
+        used: Any = ()
+        if self._item_pids:
+            pids, turns = rec.get("pids"), rec.get("turns")
+            used = pids if turns is None and type(pids) is list else list(pids or []) + list(turns or [])
+        from_checks: list[Any] = []
+        if checks:
+            probs += self._checks(n, checks, from_checks)
+        if (used or from_checks) and (self.prompts is not None or self.prompts_name):
+            prompts = self.prompts
+            for pid in [*used, *from_checks] if from_checks else used:
+                if isinstance(pid, str) and (prompts is None or pid not in prompts):
                     self._missing.setdefault(pid, []).append(n)
-        self.problems += probs
+        if probs:
+            self.problems += probs
+
+    def _checks(self, n: int, checks: Any, used: list[Any]) -> list[str]:
+        """Problems of an item's checks (function, arguments, metric kinds); adds the prompts they use to ``used``."""
+        probs: list[str] = []
+        funcs, judged = self._funcs, self._judged
+        with_pids = "checks" in self.prompt_fields
+        for j, c in enumerate(checks if isinstance(checks, list) else []):
+            if type(c) is not dict:
+                continue
+            pid = c.get("pid")
+            if not self.needs_checker and (pid or c.get("query")):
+                self.needs_checker = True
+            if with_pids and pid:
+                used.append(pid)
+            name = c.get("func")
+            if type(name) is not str:
+                continue
+            cf = funcs.get(name)
+            if cf is None:
+                cf = _registry().get(name)
+                if cf is None:
+                    probs.append(f"{self.where}: item {n}: field checks/{j}/func: unknown check function {name!r}")
+                    continue
+                funcs[name] = cf
+            args = c.get("args", _NO_ARGS)
+            bad = self._no_args.get(name, False) if args is _NO_ARGS else cf.args_problem(args)
+            if bad is False:
+                bad = self._no_args[name] = cf.args_problem([])
+            if bad is not None:
+                probs.append(f"{self.where}: item {n}: field checks/{j}/args: {bad}")
+            metrics = c.get("metrics")
+            if type(metrics) is list:
+                judge = (name, *metrics)  # a function and metrics already judged: nothing new to say
+                try:
+                    if judge in judged:
+                        continue
+                    judged.add(judge)
+                except TypeError:  # a metric that is not a string (the schema says so)
+                    pass
+                if kinds := self._kinds.check(n, j, c, cf):
+                    self._kind_problems += kinds
+        return probs
 
     def all_problems(self) -> list[str]:
         """Every problem found, the prompts missing from the prompt file last (one line per prompt id)."""
@@ -276,6 +362,8 @@ def prompt_note(prompts_file: Path | None, beside: str | Path) -> str:
     """How a missing prompt is worded: not in the prompt file, or no prompt file at all."""
     if prompts_file is not None:
         return f"not in {prompts_file.name}"
+    from ragability_gen.compile.core import prompts_path_for
+
     return (f"needed, but there is no {prompts_path_for(beside).name} beside it: give the prompt file with "
             "--prompts")
 
@@ -287,6 +375,8 @@ def suite_problems(items: Iterable[dict[str, Any]], where: str) -> list[str]:
 
 
 def suite_checks(items: Iterable[dict[str, Any]], where: str) -> ItemChecks:
+    from ragability_gen.compile.core import prompts_path_for
+
     prompts_file = prompts_path_for(where)
     pids = {p["pid"] for p in load_prompts(prompts_file)} if Path(prompts_file).is_file() else None
     checks = ItemChecks(where, pids, f"not in {prompts_file.name}" if pids is not None else "")
