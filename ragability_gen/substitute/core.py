@@ -147,7 +147,8 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
                          dates: bool = True, model: str | None = None,
                          on_progress: Callable[[int, int], None] | None = None, strict: bool = False,
                          mapping_in: Mapping[str, Adjust] | None = None, reviewer: LLM | None = None,
-                         on_review: Callable[[int, int], None] | None = None) -> SubstituteResult:
+                         on_review: Callable[[int, int], None] | None = None, workers: int | None = None
+                         ) -> SubstituteResult:
     """Replace entities by fantasy entities and shift dates, per instance, and verify every result.
 
     Args:
@@ -163,6 +164,8 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
         reviewer: A model that reviews every substituted instance (see ``review``); its findings are
             applied through the mapping and the instance is verified again.
         on_review: Called with (instances reviewed, total) while the reviewer runs.
+        workers: Processes to substitute in (see ``parallel``); None: both cores for a large corpus
+            without reviewer or edited mapping. The output is the same for any number.
 
     Raises:
         ModelError: when no spaCy model can be loaded.
@@ -171,6 +174,11 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
     labels = check_types(types)
     nlp = load_model(model)
     texts = list(dict.fromkeys(t for inst in instances for _, t in text_fields(inst)))
+    from .parallel import substitute_parallel, workers_for  # it builds on this module
+
+    if reviewer is None and not mapping_in and (n := workers_for(len(texts), workers)) > 1:
+        return substitute_parallel(instances, n, on_progress, seed=seed, types=labels, dates=dates, model=model,
+                                   strict=strict)
     infos = Annotations(nlp, texts, on_progress=(lambda n: on_progress(n, len(texts))) if on_progress else None)
     summary = SubstituteSummary(instances=len(instances), model=model_label(nlp))
     groups: dict[str, list[int]] = {}
