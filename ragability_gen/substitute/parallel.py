@@ -12,6 +12,7 @@ errors name entries across the whole input) keep substitution in one process.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections import Counter
@@ -117,6 +118,7 @@ def _run_chunks(instances: Sequence[Instance], parts: list[list[int]], texts: li
                 ) -> list[tuple[list[int], SubstituteResult]]:
     _warm()
     _JOB.update(instances=instances, options=options)
+    gc.freeze()  # the workers' collector leaves the parent's objects alone: their pages stay shared, not copied
     out = []
     done, total = 0, sum(texts)
     try:
@@ -127,5 +129,6 @@ def _run_chunks(instances: Sequence[Instance], parts: list[list[int]], texts: li
                 if on_progress:
                     on_progress(done, total)
     finally:
+        gc.unfreeze()
         _JOB.clear()
     return out
