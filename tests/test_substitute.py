@@ -13,6 +13,7 @@ import pytest
 from conftest import V04_COLUMNS, row, tsv_text
 
 from ragability_gen import Answer, Context, Instance, read_instances, read_records, substitute_instances
+from ragability_gen.core.progress import ProgressEvent
 from ragability_gen.core.schemas import validator
 from ragability_gen.substitute import core, nlp
 
@@ -310,3 +311,23 @@ def test_v04_columns_survive(cli, tmp_path: Path) -> None:
     assert header == V04_COLUMNS
     audit = [json.loads(line) for line in (tmp_path / "two.mapping.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [a["id"] for a in audit] == ["13"]
+
+
+def test_workers_give_the_same_result_as_one_process() -> None:
+    """Chunks of groups substituted in forked workers come back in input order, exactly as in one process."""
+    instances = read_instances(ROOT / "corpora" / "demo.tsv")[0] + read_instances(WC_SAMPLE)[0]
+    instances.insert(3, instances[-1])  # an id seen twice, far apart: one group, one chunk
+    progress: list[ProgressEvent] = []
+    one = substitute_instances(instances, seed=5, workers=1)
+    many = substitute_instances(instances, seed=5, workers=2, on_progress=progress.append)
+    assert many.audit == one.audit and many.instances == one.instances
+    assert many.summary == one.summary and many.summary.instances == len(instances)
+    assert len(progress) >= 2 and {e.stage for e in progress} == {"substitute"}
+    assert [e.done for e in progress] == sorted(e.done for e in progress) and progress[-1].done == progress[-1].total
+
+
+def test_workers_only_for_large_plain_runs() -> None:
+    from ragability_gen.substitute.parallel import MIN_TEXTS, chunks, workers_for
+
+    assert workers_for(MIN_TEXTS - 1, None) == 1 and workers_for(10, 3) == 3 and workers_for(10, 0) == 1
+    assert chunks([[0, 2], [1], [3]], [600, 10, 10], 2) == [[0, 2], [1, 3]]

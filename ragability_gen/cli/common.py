@@ -64,7 +64,7 @@ STAGE_BARS: dict[str, tuple[str, str]] = {
     "compile": ("compile", "item"), "ner": ("NER", "text"), "review": ("review", "instance"),
     "scan": ("leak scan", "text"), "generate": ("generate", "instance"), "facts": ("facts", "passage"),
     "verify": ("verify", "pair"), "query": ("query", "job"), "check": ("check", "job"), "probe": ("probe", "job"),
-    "repeat": ("repeat", "job"),
+    "repeat": ("repeat", "job"), "substitute": ("substitute", "text"),
 }
 """The bar's label and unit for each stage the library reports (others show the stage name, in items)."""
 

@@ -19,7 +19,7 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cache, partial
 from typing import Any
 
@@ -33,11 +33,12 @@ from .edits import Adjust
 from .entities import ENTITY_TYPES, Mention, NameTest, alias_pattern, mentions, ordinary
 from .kinds import shaped
 from .mapping import Table, build_table
-from .names import invent
+from .names import invent, is_common
 from .nlp import Annotations, load_model, model_label
 from .review import plan, review
 from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
 from .scan import input_names, needs_ner, scan
+from .summary import SubstituteSummary
 from .words import never_name
 
 ENTITY_LEFT = "an original entity string is left in a field"
@@ -50,50 +51,6 @@ SUSPECTED = "the leak scan suspects an original name is left (--strict)"
 _URL = re.compile(r"[a-zA-Z][\w+.-]*://\S+")
 _WORD = re.compile(r"\w+")
 _CAPITAL = re.compile(r"(?<![\w'’-])[A-Z][^\W\d_]{2,}(?![\w'’-])")
-
-
-@dataclass
-class SubstituteSummary:
-    """What substitution did: counts for the CLI summary."""
-
-    instances: int = 0
-    substituted: int = 0
-    repaired: int = 0
-    excluded: Counter[str] = field(default_factory=Counter)
-    repairs: Counter[str] = field(default_factory=Counter)
-    entities: Counter[str] = field(default_factory=Counter)
-    dates: int = 0
-    urls_removed: int = 0
-    suspected: int = 0
-    suspects: Counter[str] = field(default_factory=Counter)
-    reviewer: str = ""
-    review: Counter[str] = field(default_factory=Counter)
-    model: str = ""
-
-    def lines(self) -> list[str]:
-        kept = self.substituted + self.repaired
-        out = [f"substituted {kept} of {self.instances} instances ({self.repaired} after repair), "
-               f"excluded {sum(self.excluded.values())}; NER model {self.model}"]
-        if self.entities:
-            out.append(f"  entities replaced: {sum(self.entities.values())} ("
-                       + ", ".join(f"{k} {v}" for k, v in sorted(self.entities.items())) + ")")
-        out.append(f"  date expressions shifted: {self.dates}")
-        out += [f"  repaired {n}: {r}" for r, n in sorted(self.repairs.items())]
-        out += [f"  excluded {n}: {r}" for r, n in sorted(self.excluded.items())]
-        if self.suspects:
-            out.append(f"  leak scan: {self.suspected} instances with suspects ("
-                       + ", ".join(f"{k} {v}" for k, v in sorted(self.suspects.items())) + "); see 'suspects' in "
-                       "the audit file (--strict leaves them out)")
-        else:
-            out.append("  leak scan: no suspects")
-        if self.reviewer:
-            r = self.review
-            out.append(f"  reviewer {self.reviewer}: {r['reviewed']} instances reviewed, {r['added']} names added, "
-                       f"{r['restored']} words restored, {r['ignored']} findings not applicable, "
-                       f"{r['error']} without a valid reply")
-        if self.urls_removed:
-            out.append(f"  source URLs removed from metadata: {self.urls_removed}")
-        return out
 
 
 @dataclass
@@ -148,6 +105,7 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
                          dates: bool = True, model: str | None = None,
                          on_progress: Progress | None = None, strict: bool = False,
                          mapping_in: Mapping[str, Adjust] | None = None, reviewer: LLM | None = None,
+                         workers: int | None = None
                          ) -> SubstituteResult:
     """Replace entities by fantasy entities and shift dates, per instance, and verify every result.
 
@@ -163,6 +121,8 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
         mapping_in: Instance id -> an edited mapping (``edits.read_mapping``): those ids get exactly it.
         reviewer: A model that reviews every substituted instance (see ``review``); its findings are
             applied through the mapping and the instance is verified again.
+        workers: Processes to substitute in (see ``parallel``); None: both cores for a large corpus
+            without reviewer or edited mapping. The output is the same for any number.
 
     Raises:
         ModelError: when no spaCy model can be loaded.
@@ -171,6 +131,11 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
     labels = check_types(types)
     nlp = load_model(model)
     texts = list(dict.fromkeys(t for inst in instances for _, t in text_fields(inst)))
+    from .parallel import substitute_parallel, workers_for  # it builds on this module
+
+    if reviewer is None and not mapping_in and (n := workers_for(len(texts), workers)) > 1:
+        return substitute_parallel(instances, n, on_progress, seed=seed, types=labels, dates=dates, model=model,
+                                   strict=strict)
     infos = Annotations(nlp, texts, on_progress=(lambda n: emit(on_progress, "ner", n, len(texts))))
     summary = SubstituteSummary(instances=len(instances), model=model_label(nlp))
     groups: dict[str, list[int]] = {}
@@ -184,13 +149,14 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
     problems = unknown + [p for _, g in built for p in g.edit_problems]
     if problems:
         raise InputError(problems)
+    built = [(idxs, g.rescanned(seed, labels, dates)) for idxs, g in built]
     if reviewer is not None:
         built = _reviewed(built, reviewer, infos, seed, labels, dates, on_progress)
     # the leak scan's own NER pass, over the rewritten texts that still hold a word of an input name
     for _, g in built:
         g.prepare_scan()
     new_texts = list(dict.fromkeys(rw.new for _, g in built for rw in g.rewrites.values()
-                                   if needs_ner(rw.new, g.names, g.invented)))
+                                   if needs_ner(rw.new, g.names or set(), g.invented)))
     out_infos = Annotations(nlp, new_texts, on_progress=(lambda n: emit(on_progress, "scan", n, len(new_texts))))
     for idxs, group in built:
         for i, result in zip(idxs, group.results(out_infos, strict), strict=True):
@@ -273,6 +239,8 @@ class _Group:
         self.infos = infos
         self.edit_problems: list[str] = []
         self.edited = adjust is not None and adjust.entries is not None
+        self.adjusted = adjust is not None
+        self.names: set[str] | None = None
         self.review: dict[str, Any] | None = None
         fake = _faker()
         fake.seed_instance(seed)
@@ -365,9 +333,27 @@ class _Group:
         rw.problems += check_numbers(rw)
         return rw
 
+    def rescanned(self, seed: int, labels: tuple[str, ...], dates: bool) -> _Group:
+        """This group, or, when the leak scan finds words of the input's names left that are no English
+        words ("Sadd" of "Al\\-Sadd" in a table cell, which neither NER nor the tagger took for a name), the
+        group built again with them as names (the mapping so far and the offset kept). A mapping given
+        by hand is left as it is, and so are runs that do not replace proper nouns (PROPN)."""
+        if self.adjusted or "PROPN" not in labels:
+            return self
+        self.prepare_scan()
+        names, invented = self.names or set(), self.invented
+        left = {t: rw.new for t, rw in self.rewrites.items() if needs_ner(rw.new, names, invented)}
+        add = sorted({s.text for s in scan(left, left, names, invented, {})
+                      if s.kind == "name" and s.text[:1].isupper() and not is_common(s.text)})
+        if not add:
+            return self
+        adjust = Adjust(add=tuple(add), pinned=dict(self.table.part_map), offset=self.offset)
+        return _Group(self.rows, self.infos, instance_seed(seed, self.rows[0].id), labels, dates, adjust)
+
     def prepare_scan(self) -> None:
         """The input's name words and the invented words, which the leak scan compares the output with."""
-        self.names = input_names(self.texts, {t: self.infos[t].ents for t in self.texts})
+        if self.names is None:
+            self.names = input_names(self.texts, {t: self.infos[t].ents for t in self.texts})
         self.invented = {w.casefold() for v in list(self.table.part_map.values()) + list(self.table.whole.values())
                          for w in _WORD.findall(v)}
 
@@ -413,7 +399,7 @@ class _Group:
             repairs += [(r, f"metadata/{key}: {d}") for r, d in rw.repairs]
         old_texts = dict(fields) | {f"metadata/{k}": v for k, v in row.metadata.items()}
         new_texts = {name: new[name] for name, _ in fields} | {f"metadata/{k}": v for k, v in metadata.items()}
-        suspects = scan(old_texts, new_texts, self.names, self.invented,
+        suspects = scan(old_texts, new_texts, self.names or set(), self.invented,
                         {t: self.out_infos[t].ents for t in new_texts.values() if t in self.out_infos.infos})
         if self.strict and suspects:
             problems.append((SUSPECTED, f"{SUSPECTED}: " + ", ".join(f"{s.field}: {s.text!r} ({s.kind})"

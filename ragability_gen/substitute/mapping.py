@@ -111,7 +111,8 @@ class Table:
         are no common word (as written or in capitals)."""
         if self.regex is None:
             return []
-        return sorted({m[0] for m in self.regex.finditer(text) if self._lookup(m["name"])[1] not in ("", "proper")})
+        return sorted({text[m.start():m.end()] for m in self.regex.finditer(url_view(text))
+                       if self._lookup(m["name"])[1] not in ("", "proper")})
 
     def matches(self, text: str, is_name: Callable[[int], bool] | None = None) -> list[Hit]:
         """Every alias mention in ``text`` whose replacement differs from it.
@@ -124,15 +125,36 @@ class Table:
         if self.regex is None:
             return []
         out = []
-        for m in self.regex.finditer(text):
+        view = url_view(text)
+        for m in self.regex.finditer(view):
             found = m["name"]  # without a plural ending: "Habsburgs" is a form of "Habsburg"
             key, mode = self._lookup(found)
             if not key or (mode == "proper" and is_name is not None and not is_name(m.start())):
                 continue
             edits = self.replaced_parts(found, m.start())
             if edits:
-                out.append(Hit(m.start(), m.end(), self.compose(found) + m["suffix"], key, tuple(edits)))
+                new = self.compose(found) + m["suffix"] if view is text else _edited(text, m.start(), m.end(), edits)
+                out.append(Hit(m.start(), m.end(), new, key, tuple(edits)))
         return out
+
+
+_URL_IN_TEXT = re.compile(r"(?<![\w.])[a-zA-Z][\w+.-]*://[^\s<>\"'|]+")
+
+
+def url_view(text: str) -> str:
+    """``text`` with the word joins of its URLs read as spaces ("_", "%20"), the same length, so a name in a
+    link ("wiki/Saad_Abdulrahman", "#Fighting%20Hulkamania") is found and replaced like the name in the text."""
+    if "://" not in text:
+        return text
+    return _URL_IN_TEXT.sub(lambda m: m[0].replace("_", " ").replace("%20", "   "), text)
+
+
+def _edited(text: str, start: int, end: int, edits: Sequence[tuple[int, int, str]]) -> str:
+    out, last = [], start
+    for a, b, new in edits:
+        out += [text[last:a], new]
+        last = b
+    return "".join(out) + text[last:end]
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
 from itertools import accumulate
@@ -42,13 +43,14 @@ class TrigramModel:
             for i in range(2, len(padded)):
                 nxt = counts.setdefault(padded[i - 2:i], {})
                 nxt[padded[i]] = nxt.get(padded[i], 0) + 1
-        self.table: dict[tuple[str, str], tuple[tuple[str, ...], list[int]]] = {}
+        self.table: dict[tuple[str, str], tuple[tuple[str, ...], list[int], float, int]] = {}
         for state, n in counts.items():
             for kind, keep in (("any", lambda c: True), ("go", lambda c: c != "$"), ("vowel", _VOWELS.__contains__),
                                ("consonant", lambda c: c != "$" and c not in _VOWELS)):
                 chars = tuple(sorted(c for c in n if keep(c)))
                 if chars:
-                    self.table[state, kind] = (chars, list(accumulate(n[c] for c in chars)))
+                    cum = list(accumulate(n[c] for c in chars))
+                    self.table[state, kind] = (chars, cum, cum[-1] + 0.0, len(chars) - 1)
 
     def generate(self, rng: Any, min_len: int, max_len: int, vowel: bool | None = None) -> str | None:
         """One word of min_len..max_len letters (starting with a vowel or not, if given), or None."""
@@ -61,7 +63,8 @@ class TrigramModel:
             entry = self.table.get((state, kind))
             if entry is None:
                 return None
-            c = rng.choices(entry[0], cum_weights=entry[1])[0]
+            chars, cum, total, hi = entry  # what rng.choices(chars, cum_weights=cum) does, without its overhead
+            c = chars[bisect_right(cum, rng.random() * total, 0, hi)]
             if c == "$":
                 return out
             out += c

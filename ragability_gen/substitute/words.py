@@ -40,7 +40,14 @@ def never_name(word: str) -> bool:
 
 
 def unit_at(text: str, start: int, end: int) -> bool:
-    """True for a short word right after a number ("50 MW", "12km"): a unit or a designator, no name."""
+    """True for a short word right after a number ("50 MW", "12km"): a unit or a designator, no name.
+
+    A word written like a name (a capital, then three lower-case letters) is none: "Doha" and "Riga" after
+    a year in a results table ("2005 Doha") are places.
+    """
+    word = text[start:end]
+    if len(word) >= 4 and word[:1].isupper() and word[1:].isalpha() and word[1:].islower():
+        return False
     return end - start <= 4 and _UNIT_AFTER_NUMBER.search(text[max(0, start - 24):start]) is not None
 
 
