@@ -38,7 +38,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "ragability_gen.llm.client": ("LLM", "LLMSpec", "ResponseCache", "complete_json", "connected", "spec_for"),
     "ragability_gen.llm.config": ("load_llm_config", "open_llms", "resolve_llms"),
     "ragability_gen.run.core": ("RunSummary", "check_results", "query_suite"),
-    "ragability_gen.run.probes": ("ProbeReport", "run_probes"),
+    "ragability_gen.run.probes": ("ProbeReport", "run_probes", "probe_file"),
+    "ragability_gen.core.progress": ("Progress", "ProgressEvent"),
     "ragability_gen.substitute": ("SubstituteResult", "SubstituteSummary", "substitute_file", "substitute_instances"),
     "ragability_gen.convert": ("CONVERTERS", "ConvertResult", "convert_file", "default_suite_output"),
     "ragability_gen.evaluate.files": (
@@ -68,6 +69,7 @@ __all__ = [
     "DependencyError", "EvalResult", "PluginError", "checked_frame", "convert_file", "corpus_spec",
     "default_export_path", "default_report_dir", "default_suite_output", "eval_file", "export_file", "RankingSuite",
     "context_roles", "ndcg", "ranking_summary", "Calibration", "ProbeReport", "calibrate", "compare", "run_probes",
+    "probe_file", "Progress", "ProgressEvent",
     "write_calibration", "ClidReport", "MineResult", "MineSummary", "evaluate_clid", "mine", "mine_files",
     "write_mined",
 ]
@@ -120,6 +122,7 @@ if TYPE_CHECKING:
     )
     from ragability_gen.core.fileio import RecordSource, read_records, write_records
     from ragability_gen.core.model import Answer, Check, Context, Instance, Provenance, SuiteItem
+    from ragability_gen.core.progress import Progress, ProgressEvent
     from ragability_gen.core.specs import load_converter_spec, load_prompts, load_suite_spec
     from ragability_gen.core.validate import validate_file
     from ragability_gen.errors import (
@@ -159,5 +162,5 @@ if TYPE_CHECKING:
     from ragability_gen.llm.config import load_llm_config, open_llms, resolve_llms
     from ragability_gen.mine import MineResult, MineSummary, mine, mine_files, write_mined
     from ragability_gen.run.core import RunSummary, check_results, query_suite
-    from ragability_gen.run.probes import ProbeReport, run_probes
+    from ragability_gen.run.probes import ProbeReport, probe_file, run_probes
     from ragability_gen.substitute import SubstituteResult, SubstituteSummary, substitute_file, substitute_instances
