@@ -247,3 +247,24 @@ def test_the_shipped_labelled_set_calibrates_cleanly(cli: Any, tmp_path: Path) -
             "-o", tmp_path / "cal", "--resamples", "100")
     assert r.exit_code == 0, r.output
     assert r.output.splitlines()[0] == f"calibrated {len(rows)} labels against 462 checked records"
+
+
+def test_calibrate_file_is_the_command_as_a_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """calibrate_file: default folder beside the working directory, the same files as the command, a refused folder."""
+    from ragability_gen.calibrate import calibrate_file, default_calibration_dir
+    from ragability_gen.errors import RagabilityGenError
+
+    checked = write_jsonl(tmp_path / "checked.jsonl", [record("q1", None, checkers=[("x", "1")]),
+                                                      record("q2", None, checkers=[("x", "0")])])
+    labels = labels_tsv(tmp_path / "run.labels.tsv", [("q1", "yes"), ("q2", "yes")])
+    monkeypatch.chdir(tmp_path)
+    assert default_calibration_dir(labels) == Path("run-calibration")
+    cal, names, out = calibrate_file(checked, labels, resamples=50)
+    written = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    assert out == Path("run-calibration") and written == sorted(names)
+    assert "report.md" in names and [r.agreement.agreement[0] for r in cal.rows] == [0.5]
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "mine.txt").write_text("keep", encoding="utf-8")
+    with pytest.raises(RagabilityGenError, match="taken"):
+        calibrate_file(checked, labels, tmp_path / "taken", resamples=50)
+    assert sorted(p.name for p in (tmp_path / "taken").iterdir()) == ["mine.txt"]

@@ -14,8 +14,9 @@ from ragability_gen.core.table import write_table
 from ragability_gen.evaluate import charts
 from ragability_gen.evaluate.report import _Block, check_report_dir, to_html, to_markdown
 
-from .core import Calibration, CheckerCalibration
-from .metrics import Agreement
+from .core import Calibration, CheckerCalibration, calibrate
+from .labels import Columns
+from .metrics import RESAMPLES, Agreement
 from .metrics import format_interval as _iv
 from .verdicts import PairAgreement
 
@@ -246,3 +247,26 @@ def probe_summary_lines(report: ProbeReport) -> list[str]:
         agree = "" if s.agreement is None else f"{100 * s.agreement:.1f}%"
         out.append(f"  self-agreement {s.role} {s.checker}: {agree} over {s.requests} requests x {s.repeats}")
     return out
+
+
+def default_calibration_dir(labels: str | Path) -> Path:
+    """Where ``calibrate`` writes its report by default: the labels' name up to its first dot + ``-calibration``."""
+    return Path(Path(labels).name.split(".")[0] + "-calibration")
+
+
+def calibrate_file(checked: str | Path, labels: str | Path, output: str | Path | None = None,
+                   columns: Columns | None = None, *, resamples: int = RESAMPLES,
+                   seed: int = 0) -> tuple[Calibration, list[str], Path]:
+    """What the ``calibrate`` command does: compare verdicts with labels and write the report folder.
+
+    Args:
+        output: The report folder (default: ``default_calibration_dir(labels)``); refused before any reading
+            when it holds files a report does not write.
+
+    Returns:
+        The calibration, the names of the files written, and the folder.
+    """
+    out = Path(output) if output else default_calibration_dir(labels)
+    check_report_dir(out)
+    cal = calibrate(checked, labels, columns, resamples=resamples, seed=seed)
+    return cal, write_calibration(cal, out), out

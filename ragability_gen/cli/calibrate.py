@@ -31,16 +31,13 @@ def calibrate_command(checked: Path, labels: Path, output: Path | None, qid_colu
                       llm_column: str, cid_column: str, label_column: str, resamples: int, seed: int,
                       quiet: bool) -> None:
     """Compare the checker verdicts in CHECKED with human LABELS (TSV, CSV or JSONL): agreement, kappa, report."""
-    from ragability_gen.calibrate import Columns, calibrate, write_calibration
+    from ragability_gen.calibrate import Columns, calibrate_file
     from ragability_gen.calibrate import summary_lines as calibration_lines
-    from ragability_gen.evaluate import check_report_dir
 
-    out = output or Path(labels.name.split(".")[0] + "-calibration")
     try:
-        check_report_dir(out)
-        cal = calibrate(checked, labels, Columns(qid_column, pid_column, llm_column, cid_column, label_column),
-                        resamples=resamples, seed=seed)
-        names = write_calibration(cal, out)
+        cal, names, out = calibrate_file(checked, labels, output,
+                                         Columns(qid_column, pid_column, llm_column, cid_column, label_column),
+                                         resamples=resamples, seed=seed)
     except (RagabilityGenError, OSError) as e:
         raise fail(e) from None
     print_lines(calibration_lines(cal) + [f"wrote {len(names)} files to {out}"], quiet)
