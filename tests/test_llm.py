@@ -302,6 +302,17 @@ def test_config_file_in_python_ragability_layout(tmp_path: Path) -> None:
     assert [s.alias for s in resolve_llms([], cfg)] == ["openai/gpt-4o-mini", "smol"]
 
 
+
+def test_open_checkers_named_else_the_configs_first_else_none(tmp_path: Path) -> None:
+    from ragability_gen.llm.config import open_checkers
+
+    cfg = tmp_path / "llms.hjson"
+    cfg.write_text('{llms: [{llm: "openai/judge", alias: "judge", api_url: "http://127.0.0.1:9/v1"}, '
+                   '{llm: "openai/other", alias: "other", api_url: "http://127.0.0.1:9/v1"}]}')
+    assert [m.spec.alias for m in open_checkers(["other", "judge"], cfg)] == ["other", "judge"]
+    assert [m.spec.alias for m in open_checkers([], cfg)] == ["judge"]
+    assert open_checkers([]) == []
+
 def test_config_file_problems(tmp_path: Path) -> None:
     cfg = tmp_path / "llms.hjson"
     cfg.write_text('{llms: ["openai/a", {llm: "b", api_key: "sk-1", tempreature: 1}, {llm: "c"}, "openai/a"]}')

@@ -10,7 +10,7 @@ import click
 
 from ragability_gen.cli.common import ProgressBars, fail, llm_options, llm_settings, print_lines
 from ragability_gen.errors import RagabilityGenError
-from ragability_gen.llm.config import config_prompts, open_llms
+from ragability_gen.llm.config import config_prompts, open_checkers, open_llms
 from ragability_gen.run.core import COMPAT_MODES, RunSummary, check_results, query_suite
 
 
@@ -118,18 +118,12 @@ def check(results: Path, output: Path, checkers: tuple[str, ...], prompts: Path 
     if kw.get("batch") and len(checkers) > 1:
         raise click.UsageError("--batch checks with one checker at a time; give one --checker")
 
-    def checker_llms() -> list[Any]:
-        return open_llms(list(checkers), **settings)[:1] if checkers or settings["config"] else []
-
-    if _batch_stage(kw, "check", results, output, checker_llms, prompts, quiet):
+    if _batch_stage(kw, "check", results, output, lambda: open_checkers(checkers, **settings), prompts, quiet):
         return
 
     def body(bars: ProgressBars) -> RunSummary:
-        models = []
-        if checkers or settings["config"]:
-            models = open_llms(list(checkers), **settings)
-            models = models if checkers else models[:1]
-        return check_results(results, output, models, prompts=prompts, on_progress=bars, restart=restart,
+        return check_results(results, output, open_checkers(checkers, **settings), prompts=prompts,
+                             on_progress=bars, restart=restart,
                              compat=compat,
                              more_prompts=config_prompts(settings["config"]) if settings["config"] else ())
 

@@ -143,3 +143,15 @@ def open_llms(names: Sequence[str], config: str | Path | None = None, *, cache: 
     specs = resolve_llms(names, config, **settings)
     store = ResponseCache(cache) if cache and specs else None
     return [LLM(spec, cache=store, concurrency=concurrency) for spec in specs]
+
+
+def open_checkers(names: Sequence[str], config: str | Path | None = None, **settings: Any) -> list[LLM]:
+    """The checker models ``check`` and ``probe`` use: the named ones, else the config's first model.
+
+    With neither names nor a config there is no checker, which is right for suites whose checks ask no model
+    (a check that needs one then says so); every name is opened as ``open_llms`` does.
+    """
+    if not names and config is None:
+        return []
+    models = open_llms(names, config, **settings)
+    return models if names else models[:1]

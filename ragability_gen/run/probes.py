@@ -346,12 +346,11 @@ def probe_file(source: str | Path, output: str | Path | None = None, checkers: S
     """
     from ragability_gen.calibrate.report import write_probe_report  # the report writer needs the stats code
     from ragability_gen.evaluate import check_report_dir
-    from ragability_gen.llm.config import open_llms
+    from ragability_gen.llm.config import open_checkers
 
     out = Path(output) if output else default_probe_dir(source)
     check_report_dir(out)
-    models = open_llms(list(checkers), **dict(llm_settings or {}))
-    report = run_probes(source, models if checkers else models[:1], prompts=prompts, per_role=per_role,
+    report = run_probes(source, open_checkers(checkers, **dict(llm_settings or {})), prompts=prompts, per_role=per_role,
                         repeats=repeats, seed=seed, on_progress=on_progress)
     return report, write_probe_report(report, out), out
 
