@@ -143,14 +143,14 @@ def test_the_worker_pool_keeps_at_most_limit_jobs_in_flight(tmp_path: Path) -> N
 
     j, summary = journal(tmp_path), RunSummary()
     seen: list[int] = []
-    asyncio.run(_drive((((f"q{i}", "p", "m"), job(i)) for i in range(100)), j, summary, 7,
-                       lambda s: seen.append(s.done)))
+    asyncio.run(_drive((((f"q{i}", "p", "m"), job(i)) for i in range(100)), j, summary, 7, "query",
+                       lambda e: seen.append(e.done)))
     assert state["max"] == 7 and (summary.jobs, summary.done) == (100, 100)
-    assert seen == list(range(1, 101))  # progress after every result
+    assert seen == list(range(1, 101)) + [100]  # progress after every result, and once when all are done
     assert sorted(j.get((f"q{i}", "p", "m"))["response"] for i in range(100)) == sorted(map(str, range(100)))
     # resumed: every key is done, nothing runs
     again = RunSummary()
-    asyncio.run(_drive((((f"q{i}", "p", "m"), job(i)) for i in range(100)), j, again, 7, None))
+    asyncio.run(_drive((((f"q{i}", "p", "m"), job(i)) for i in range(100)), j, again, 7, "query", None))
     assert (again.jobs, again.resumed, again.done) == (100, 100, 0)
     j.close()
 
@@ -176,7 +176,7 @@ def test_the_first_error_stops_the_pool_and_in_flight_jobs_are_cancelled(tmp_pat
 
     j, summary = journal(tmp_path), RunSummary()
     with pytest.raises(LLMSetupError) as e:
-        asyncio.run(_drive((((f"q{i}", "p", "m"), job(i)) for i in range(50)), j, summary, 4, None))
+        asyncio.run(_drive((((f"q{i}", "p", "m"), job(i)) for i in range(50)), j, summary, 4, "query", None))
     assert e.value.problems == ["s/m: HTTP 401: invalid key"]
     # every result that arrived is journalled; every job pulled after them was cancelled, none left running
     assert [i for i in range(50) if j.done((f"q{i}", "p", "m"))] == [0, 1, 2, 3, 4]

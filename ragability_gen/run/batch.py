@@ -49,7 +49,6 @@ from ragability_gen.run.core import (
     RunSummary,
     _asker,
     _drive,
-    _hook,
     _numbered,
     _prompts,
     _scan,
@@ -366,10 +365,9 @@ def collect_batch(kind: str, source: str | Path, output: str | Path, llms: Seque
 
     assert isinstance(journal, Journal)
     try:
-        asyncio.run(_drive(jobs(), journal, run, 256, _hook(kind, on_progress)))
+        asyncio.run(_drive(jobs(), journal, run, 256, kind, on_progress))
     finally:
         journal.close()
-    _hook(kind, on_progress)(run)
     summary.collected = run.done
     summary.notes.append(f"collected {run.done} results from {folder} ({summary.failed} failed, recorded as errors)"
                          + (f"; {summary.pending} still without a reply" if summary.pending else ""))

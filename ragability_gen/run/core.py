@@ -48,7 +48,6 @@ from ragability_gen.run.journal import Journal, Key, OutputLock, file_digest, jo
 __all__ = ["COMPAT_MODES", "Journal", "RunSummary", "check_results", "fill_checker_prompt", "fill_testee_prompt",
            "query_suite"]
 
-SummaryHook = Callable[["RunSummary"], None]
 Job = tuple[Key, Callable[[], Awaitable[dict[str, Any]]]]
 _ROLES = ("system", "user", "assistant")
 EMPTY_ANSWER_NOTE = "the model returned an empty answer (finish_reason: stop)"
@@ -100,11 +99,6 @@ class RunSummary:
             out.append(f"  errors: {n} {kind}")
         out += ["  " + llm.usage.line(alias) for alias, llm in self.llms.items()]
         return out
-
-
-def _hook(stage: str, on_progress: Progress | None) -> SummaryHook:
-    """The running summary, sent to ``on_progress`` as the protocol's events of ``stage``."""
-    return (lambda summary: on_progress(summary.event(stage))) if on_progress else (lambda summary: None)
 
 
 def _settings(spec: LLMSpec) -> dict[str, Any]:
@@ -172,9 +166,11 @@ def _numbered(source: Iterable[dict[str, Any]], results: bool) -> Iterator[tuple
         yield repeat_qid(rec["qid"], seen[k]), rec
 
 
-async def _drive(jobs: Iterable[Job], journal: Journal, summary: RunSummary, limit: int,
-                 progress: SummaryHook | None) -> None:
+async def _drive(jobs: Iterable[Job], journal: Journal, summary: RunSummary, limit: int, stage: str,
+                 on_progress: Progress | None) -> None:
     """Run jobs with at most ``limit`` in flight; journal each result as it arrives.
+
+    ``on_progress`` gets ``summary.event(stage)`` after each result, and once more when every job is done.
 
     ``limit`` workers pull from one job iterator, so each completion costs the same whatever the number
     in flight (waiting over every pending task after each completion costs time in proportion to it).
@@ -204,8 +200,8 @@ async def _drive(jobs: Iterable[Job], journal: Journal, summary: RunSummary, lim
                 journal.append(rec)  # in the step the reply arrived in: a cancelled worker loses no result
                 summary.done += 1
                 summary.failed_now += bool(rec.get("kinds"))
-                if progress:
-                    progress(summary)
+                if on_progress:
+                    on_progress(summary.event(stage))
         except asyncio.CancelledError:
             raise
         except BaseException as e:  # kept, and raised by the run once the others have stopped
@@ -225,6 +221,8 @@ async def _drive(jobs: Iterable[Job], journal: Journal, summary: RunSummary, lim
         for task in workers:
             task.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
+    if on_progress:
+        on_progress(summary.event(stage))
 
 
 @contextlib.contextmanager
@@ -290,8 +288,8 @@ def query_suite(suite: str | Path, output: str | Path, llms: Sequence[LLM], *, p
         output: the results file; its format follows its suffix.
         llms: the testee models.
         prompts: the prompt file (default: the ``<stem>.prompts.hjson`` beside the suite).
-        on_progress: gets a ``ProgressEvent`` of stage "query" after each batch of results (``total`` grows as
-            the suite is read), and one with ``done == total`` at the end.
+        on_progress: gets a ``ProgressEvent`` of stage "query" after each result (``total`` grows as the suite
+            is read), and one with ``done == total`` when every job is done.
         restart: discard a journal left by an unfinished run over other inputs or settings.
         more_prompts: prompts besides the prompt file's (a config's ``prompts``, as python-ragability allows).
 
@@ -338,8 +336,7 @@ def query_suite(suite: str | Path, output: str | Path, llms: Sequence[LLM], *, p
 
     limit = 2 * sum(llm.concurrency for llm in llms)
     _finish(output, fingerprint, restart, summary,
-            lambda journal: _drive(jobs(), journal, summary, limit, _hook("query", on_progress)), llms, results)
-    _hook("query", on_progress)(summary)
+            lambda journal: _drive(jobs(), journal, summary, limit, "query", on_progress), llms, results)
     return summary
 
 
@@ -433,6 +430,5 @@ def check_results(results: str | Path, output: str | Path, checker: LLM | Sequen
 
     limit = 2 * (max(c.concurrency for c in checkers) if checkers else 8)
     _finish(output, fingerprint, restart, summary,
-            lambda journal: _drive(jobs(), journal, summary, limit, _hook("check", on_progress)), checkers, checked)
-    _hook("check", on_progress)(summary)
+            lambda journal: _drive(jobs(), journal, summary, limit, "check", on_progress), checkers, checked)
     return summary
