@@ -109,8 +109,7 @@ class SuiteBase:
                       f"{self.spec.name!r}.", f"Prompts: {prompts_out.name}"]
             fmt = fmt or format_for(output)
             laid_out = self.lays_out and fmt != "jsonl"  # orjson writes the hjson/json layout from fragments
-            items = self.items(instances, summary, laid_out=True) if laid_out else self.items(instances, summary)
-            written = write_records(items, output, fmt,
+            written = write_records(self.items(instances, summary, laid_out), output, fmt,
                                     (lambda n: emit(on_progress, "compile", n)) if on_progress else None, header,
                                     laid_out)
         emit(on_progress, "compile", written, written)
