@@ -254,7 +254,7 @@ def test_a_run_that_fails_before_its_first_answer_leaves_nothing(suite: Path, tm
 
 
 @pytest.mark.parametrize(("limit", "message"), [
-    (2000, "{out}.partial: cannot write the run's journal: a line was cut short: is the disk full?"),
+    (2000, "{out}.partial: cannot write the run's journal: no room for the next line: is the disk full?"),
     (8000, "{out}: cannot write: File too large; 40 results are kept in {out}.partial"),
 ])
 def test_a_full_disk_is_one_error_naming_the_file(suite: Path, tmp_path: Path, limit: int, message: str) -> None:

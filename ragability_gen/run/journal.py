@@ -14,6 +14,7 @@ over a lock a killed process left can say so.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -52,6 +53,9 @@ def _describe(key: str, old: Any, new: Any) -> str:
         return f"{key} (no longer given)"
     return f"{key} (the file changed)" if isinstance(old, str) and len(old) == 64 else f"{key} ({old!r} -> {new!r})"
 
+
+_NO_ROOM = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
+"""A full disk, a file size limit, a full quota: the journal cannot take another line."""
 
 class Journal:
     """Results appended as they arrive (one JSON line each, flushed), read back by the next run.
@@ -132,10 +136,12 @@ class Journal:
         try:
             offset = self._fh.tell()
             line = orjson.dumps(rec, option=orjson.OPT_APPEND_NEWLINE)  # one write per result, no buffer to lose
-            if self._fh.write(line) != len(line):
-                raise OSError(28, "a line was cut short: is the disk full?")
+            if self._fh.write(line) != len(line):  # the rest did not fit: the same as no room at all
+                raise OSError(errno.ENOSPC, "no room")
         except OSError as e:
-            raise OutputError(f"{self.path}: cannot write the run's journal: {e.strerror or e}") from None
+            # a line cut short or not written at all depends only on where the limit falls: one message for both
+            reason = "no room for the next line: is the disk full?" if e.errno in _NO_ROOM else e.strerror or e
+            raise OutputError(f"{self.path}: cannot write the run's journal: {reason}") from None
         self._note(rec, offset)
 
     def get(self, key: Key) -> dict[str, Any]:
