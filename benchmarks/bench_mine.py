@@ -124,9 +124,17 @@ def demo(llm: str | None = None, base_url: str | None = None, top_k: int = 3, ca
     if llm:
         spec = spec_for(llm, base_url=base_url, temperature=0, max_tokens=max_tokens, timeout=timeout)
         model = LLM(spec, cache=ResponseCache(cache) if cache else None, concurrency=2)
+
+    async def mined() -> Any:
+        try:
+            return await amine([data_dir("corpora") / "acme-docs"], verifier="llm" if llm else "rules",
+                               llm=model, top_k=top_k, min_score=50)
+        finally:  # the client's HTTP session belongs to this event loop: close it before the loop ends
+            if model is not None:
+                await model.aclose()
+
     start = time.perf_counter()
-    result = asyncio.run(amine([data_dir("corpora") / "acme-docs"], verifier="llm" if llm else "rules",
-                               llm=model, top_k=top_k, min_score=50))
+    result = asyncio.run(mined())
     seconds = time.perf_counter() - start
     planted = read_planted(data_dir("corpora") / "acme-docs-conflicts.jsonl")
     every = score_planted(result.candidates, planted)
