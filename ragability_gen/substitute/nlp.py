@@ -140,7 +140,7 @@ class Annotations:
         on_progress: Called with the number of texts done after each batch.
     """
 
-    def __init__(self, nlp: Any, texts: Iterable[str], batch_size: int = 64,
+    def __init__(self, nlp: Any, texts: Iterable[str], batch_size: int = 256,
                  on_progress: Callable[[int], None] | None = None):
         self.nlp = nlp
         self._tags: dict[str, Tags] = {}
@@ -222,7 +222,8 @@ class Annotations:
                     else:
                         wanted[asked] = None
                         waiting.append((i, glet, hold()))
-                self._tag([t for t in wanted if t not in self._tags])
+                if wanted:
+                    self._tag([t for t in wanted if t not in self._tags])
                 pending = waiting
         finally:
             self._driver = None
