@@ -83,3 +83,20 @@ def test_one_process_and_two_workers_give_the_same_result(model) -> None:
     two = substitute_instances(many, seed=5, workers=2)
     assert one.instances == two.instances and one.audit == two.audit
     assert len(one.audit) == len(many) and any(rec["entities"] for rec in one.audit)
+
+
+def test_zipf_without_the_tokenizer_is_wordfreqs_zipf() -> None:
+    from wordfreq import get_frequency_dict, zipf_frequency
+
+    from ragability_gen.substitute import names
+
+    listed = [w for w in list(get_frequency_dict("en"))[::40] if w.isascii() and w.isalpha()]
+    rng = random.Random(4)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    invented = ["".join(rng.choice(letters) for _ in range(rng.randint(1, 11))) for _ in range(3000)]
+    other = ["Zürich", "don't", "New York", "1990s", "naïve", "", "l'Orient", "ARNOLD"]
+    words = [v for w in listed + invented for v in (w, w.capitalize(), w.upper())] + other
+    assert len(listed) > 5000
+    assert [names.zipf_en.__wrapped__(w) for w in words] == [zipf_frequency(w, "en") for w in words]
+    assert [names._listed(w) for w in words] == [zipf_frequency(w, "en") > 0 for w in words]
+    assert names.zipf_en("the") > 7 and names.zipf_en("Jasonlandish") == 0

@@ -63,6 +63,7 @@ _TRAIL = re.compile(r"(?:['’]s|['’]|[^\w.]+|(?<=[^\W\d_]{2})\.)$")
 
 
 _POSSESSIVE = re.compile(r"['’]s$")
+_NONSPACE = re.compile(r"\S+")
 _SHAPE = str.maketrans({"’": "'", "–": "-", "—": "-"})
 
 
@@ -151,7 +152,7 @@ class Mention:
 def trim(text: str, start: int, end: int) -> tuple[int, int] | None:
     """The name inside an NER span: without leading articles, numbers and lower-case words, and without
     trailing lower-case words, a possessive or punctuation; None when nothing is left."""
-    words = [(start + m.start(), start + m.end()) for m in re.finditer(r"\S+", text[start:end])]
+    words = [(start + m.start(), start + m.end()) for m in _NONSPACE.finditer(text[start:end])]
 
     def core(a: int, b: int) -> str:
         return text[a:b].strip("\"'“”‘’()[],;:!?")

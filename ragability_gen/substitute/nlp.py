@@ -152,9 +152,10 @@ class Annotations:
         self.infos: dict[str, TextInfo] = {}
         with nlp.select_pipes(disable=skip), one_blas_thread():
             for doc in nlp.pipe(dict.fromkeys(texts), batch_size=batch_size):
-                self.infos[doc.text] = TextInfo(
-                    tuple((e.start_char, e.end_char, e.label_) for e in doc.ents),
-                    tuple((t.idx, t.idx + len(t.text)) for t in doc if t.text[:1].isupper()), len(doc))
+                text = doc.text  # token offsets from one array: no Token object per token
+                spans = [(a, a + n) for a, n in doc.to_array(["IDX", "LENGTH"]).tolist()]
+                self.infos[text] = TextInfo(tuple((e.start_char, e.end_char, e.label_) for e in doc.ents),
+                                            tuple((a, b) for a, b in spans if text[a:a + 1].isupper()), len(doc))
                 if on_progress and len(self.infos) % batch_size == 0:
                     on_progress(len(self.infos))
         if on_progress:
