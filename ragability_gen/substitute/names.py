@@ -145,7 +145,7 @@ def _listed(part: str) -> bool:
 def _en_words() -> dict[str, float]:
     from wordfreq import get_frequency_dict
 
-    return get_frequency_dict("en")  # type: ignore[no-any-return]
+    return get_frequency_dict("en", "best")  # type: ignore[no-any-return]  # as wordfreq asks: one cached copy
 
 
 def is_known_name(word: str) -> bool:
