@@ -110,8 +110,10 @@ def run(package: Path, corpus: Path, out: Path) -> tuple[float, float, float]:
     env = {**os.environ, "PYTHONPATH": str(package)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
+    # run in the corpus's folder: ``python -c`` puts the working directory first on sys.path, so run from a
+    # checkout it would import that checkout's package whatever PYTHONPATH says
     proc = subprocess.run([sys.executable, "-c", SUBSTITUTE, str(corpus), str(out)], capture_output=True, text=True,
-                          env=env)
+                          env=env, cwd=corpus.parent)
     wall = time.perf_counter() - start
     if proc.returncode != 0:
         sys.exit(f"benchmark step failed:\n{proc.stderr}")
