@@ -93,6 +93,10 @@ def _faker() -> Any:
     return Faker("en_US")
 
 
+_FAKER_STATE = (lambda: _faker().random.getstate(), lambda state: _faker().random.setstate(state))
+"""Groups built side by side (``Annotations.batched``) share the Faker: each gets back its generator's state."""
+
+
 def text_fields(inst: Instance) -> list[tuple[str, str]]:
     """(field name, text) of every field NER reads: query, contexts, short and long answers."""
     out = [("query", inst.query)] + [(f"contexts/{cid}", c.text) for cid, c in inst.contexts.items()]
@@ -144,12 +148,14 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
     outcome: dict[int, tuple[Instance | None, dict[str, Any]]] = {}
     edits = dict(mapping_in or {})
     unknown = [f"{adj.where}: id {gid!r} is not in the input" for gid, adj in edits.items() if gid not in groups]
-    built = [(idxs, _Group([instances[i] for i in idxs], infos, instance_seed(seed, gid), labels, dates,
-                           edits.get(gid))) for gid, idxs in groups.items()]
+    made = infos.batched([partial(_Group, [instances[i] for i in idxs], infos, instance_seed(seed, gid), labels, dates,
+                                  edits.get(gid)) for gid, idxs in groups.items()], *_FAKER_STATE)
+    built = list(zip(groups.values(), made, strict=True))
     problems = unknown + [p for _, g in built for p in g.edit_problems]
     if problems:
         raise InputError(problems)
-    built = [(idxs, g.rescanned(seed, labels, dates)) for idxs, g in built]
+    built = list(zip(groups.values(), infos.batched([partial(g.rescanned, seed, labels, dates) for _, g in built],
+                                                    *_FAKER_STATE), strict=True))
     if reviewer is not None:
         built = _reviewed(built, reviewer, infos, seed, labels, dates, on_progress)
     # the leak scan's own NER pass, over the rewritten texts that still hold a word of an input name

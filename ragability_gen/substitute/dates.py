@@ -342,7 +342,9 @@ def choose_offset(slots: Sequence[Slot], rng: Random) -> int | None:
         span = range(-(limit // step), limit // step + 1)
         fitting = [k * step for k in span if abs(k * step) >= MIN_SHIFT and fits(slots, k * step)]
         if fitting:
-            past = [o for o in fitting if all(s.bc or _last_year(s, s.value + o) <= latest for s in slots)]
+            # _last_year(s, s.value + o) is _last_year(s, s.value) + o: one bound for every offset
+            bound = min((latest - _last_year(s, s.value) for s in slots if not s.bc), default=None)
+            past = [o for o in fitting if bound is None or o <= bound]
             return rng.choice(past or fitting)
     return None
 

@@ -62,14 +62,18 @@ _ROMAN = re.compile(r"(?=[IVXLC])C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
 _TRAIL = re.compile(r"(?:['’]s|['’]|[^\w.]+|(?<=[^\W\d_]{2})\.)$")
 
 
+_POSSESSIVE = re.compile(r"['’]s$")
+_NONSPACE = re.compile(r"\S+")
 _SHAPE = str.maketrans({"’": "'", "–": "-", "—": "-"})
 
 
+@lru_cache(maxsize=1 << 16)
 def shape(text: str) -> str:
     """``text`` with one apostrophe, one dash and single spaces: how alias spellings are compared."""
     return " ".join(text.translate(_SHAPE).split())
 
 
+@lru_cache(maxsize=1 << 16)
 def norm(text: str) -> str:
     """The key two spellings of one name share: ``shape`` and case-folded."""
     return shape(text).casefold()
@@ -77,16 +81,21 @@ def norm(text: str) -> str:
 
 def parts(text: str) -> list[tuple[int, int]]:
     """Spans of the name parts of ``text``; a lower-case particle ("d'" in "d'Albret") is no part."""
+    return list(_parts(text))
+
+
+@lru_cache(maxsize=1 << 16)  # the same names are split again and again
+def _parts(text: str) -> tuple[tuple[int, int], ...]:
     out = []
     for m in _PART.finditer(text):
         start, word = m.start(), m[0]
         p = _PARTICLE.match(word)
         if p:
             start, word = start + p.end(), word[p.end():]
-        if re.search(r"['’]s$", word) and len(word) > 3:
+        if _POSSESSIVE.search(word) and len(word) > 3:
             word = word[:-2]
         out.append((start, start + len(word)))
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -143,7 +152,7 @@ class Mention:
 def trim(text: str, start: int, end: int) -> tuple[int, int] | None:
     """The name inside an NER span: without leading articles, numbers and lower-case words, and without
     trailing lower-case words, a possessive or punctuation; None when nothing is left."""
-    words = [(start + m.start(), start + m.end()) for m in re.finditer(r"\S+", text[start:end])]
+    words = [(start + m.start(), start + m.end()) for m in _NONSPACE.finditer(text[start:end])]
 
     def core(a: int, b: int) -> str:
         return text[a:b].strip("\"'“”‘’()[],;:!?")

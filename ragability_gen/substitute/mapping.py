@@ -133,7 +133,7 @@ class Table:
                 continue
             edits = self.replaced_parts(found, m.start())
             if edits:
-                new = self.compose(found) + m["suffix"] if view is text else _edited(text, m.start(), m.end(), edits)
+                new = _edited(text, m.start(), m.end(), edits)  # the text's own characters, the ending kept
                 out.append(Hit(m.start(), m.end(), new, key, tuple(edits)))
         return out
 

@@ -11,6 +11,8 @@ replaces, or when it clashes with a word of the instance or another invented nam
 from __future__ import annotations
 
 import importlib
+import math
+import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
@@ -120,9 +122,30 @@ def is_surname(word: str) -> bool:
 
 def is_real(word: str) -> bool:
     """True for an English word or well-known name: in wordfreq's English list or Faker's name lists."""
-    zipf_frequency = _zipf()
     parts = [p for p in word.replace("-", " ").split() if p]
-    return any(p.lower() in _known_names() or zipf_frequency(p, "en") > 0 for p in parts)
+    return any(p.lower() in _known_names() or _listed(p) for p in parts)
+
+
+_LETTERS = re.compile(r"[A-Za-z]+")
+
+
+def _listed(part: str) -> bool:
+    """True when wordfreq gives ``part`` an English frequency above zero.
+
+    Invented candidates are runs of ASCII letters, which wordfreq reads as one lower-cased token: such
+    a word has a frequency exactly when its list holds it (every listed word is above Zipf 1), so a
+    set lookup answers without wordfreq's tokenizer, the cost of most of a candidate's checks.
+    """
+    if _LETTERS.fullmatch(part):
+        return part.lower() in _en_words()
+    return zipf_en(part) > 0
+
+
+@cache
+def _en_words() -> dict[str, float]:
+    from wordfreq import get_frequency_dict
+
+    return get_frequency_dict("en", "best")  # type: ignore[no-any-return]  # as wordfreq asks: one cached copy
 
 
 def is_known_name(word: str) -> bool:
@@ -140,8 +163,21 @@ def is_common(word: str, level: float = COMMON_ZIPF) -> bool:
 
 @lru_cache(maxsize=1 << 17)
 def zipf_en(word: str) -> float:
-    """wordfreq's English Zipf frequency of ``word``, cached: the same words are asked about again and again."""
+    """wordfreq's English Zipf frequency of ``word``, cached: the same words are asked about again and again.
+
+    A run of ASCII letters is one lower-cased token to wordfreq, so its frequency is read from the list
+    and rounded as ``wordfreq.zipf_frequency`` rounds it (the same value for every such word of the list
+    and for words not in it), without wordfreq's tokenizer, which costs a fifth of a millisecond a word.
+    """
+    if _LETTERS.fullmatch(word):
+        freq = max(_en_words().get(word.lower(), 0.0), _FREQ_MIN)
+        freq = round(freq, math.floor(-math.log(freq, 10)) + 3)  # as wordfreq: three significant digits
+        return round(math.log(freq, 10) + 9, 2)
     return _zipf()(word, "en")
+
+
+_FREQ_MIN = 1e-9
+"""wordfreq's frequency for Zipf 0, the least ``zipf_frequency`` gives."""
 
 
 @cache
@@ -160,6 +196,11 @@ def _distance(a: str, b: str) -> int:
             cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
         prev = cur
     return prev[-1]
+
+
+def _near(a: str, b: str) -> bool:
+    """True when at most two edits turn ``a`` into ``b``; never so when the lengths differ by more."""
+    return abs(len(a) - len(b)) <= 2 and _distance(a, b) <= 2
 
 
 def _demonym_ending(original: str) -> str:
@@ -203,7 +244,7 @@ def invent(fake: Any, style: str, original: str, taken: set[str], tries: int = 5
             continue
         if style != "acronym" and (word[0] in _VOWELS) != vowel:
             continue
-        if any(c * 3 in word for c in set(word)) or _distance(word, low_original) <= 2 or is_real(word):
+        if any(c * 3 in word for c in set(word)) or _near(word, low_original) or is_real(word):
             continue
         if style == "acronym":
             return word

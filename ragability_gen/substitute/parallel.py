@@ -29,8 +29,9 @@ from .words import never_name
 
 MIN_TEXTS = 2000
 """Fewer distinct texts than this are substituted in one process: forking would cost more than it saves."""
-CHUNK_TEXTS = 500
-"""About this many distinct texts per chunk: small enough for even load and progress, large enough for batching."""
+CHUNK_TEXTS = 1000
+"""About this many distinct texts per chunk: small enough for even load and progress, large enough for batching
+(NER in batches of 256; the tags a chunk's groups ask for come in batches only as large as the chunk allows)."""
 MAX_WORKERS = 2
 """Each worker needs its own working memory for the model (about 250 MB), so two keep a run well under 1 GB."""
 
