@@ -272,7 +272,7 @@ class _Group:
             return new
 
         self.table: Table = build_table(
-            found, make, lambda form: any(word_in(form, t) is not None for t in self.texts),
+            found, make, self._present,
             fixed=adjust.fixed() if adjust else None, pinned=adjust.pinned if adjust else None,
             keep=adjust.keep if adjust else ())
         self.slots: dict[str, list[Slot]] = {t: [] for t in self.texts}
@@ -290,6 +290,10 @@ class _Group:
             self.offset = choose_offset(every, fake.random) if every else None
         self.problems = [(NO_OFFSET, f"{NO_OFFSET} ({len(every)} dates)")] if every and self.offset is None else []
         self.rewrites = {t: self._rewrite(t) for t in self.texts}
+
+    def _present(self, form: str) -> bool:
+        """Whether ``form`` or its plural occurs in the instance ("Albanians" beside "Albania")."""
+        return any(word_in(f, t) is not None for f in (form, form + "s") for t in self.texts)
 
     def _given(self, adjust: Adjust, first_field: dict[str, str]) -> list[Mention]:
         """The mentions of an edited mapping's entities; an entity that occurs nowhere is an edit problem."""
