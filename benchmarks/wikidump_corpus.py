@@ -41,7 +41,8 @@ TINY_DUMP = """<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/">
 <page><title>Harbour of Quellin</title><ns>0</ns><revision><text xml:space="preserve">
 {{Infobox port|name=Harbour of Quellin|country=Ostrava}}
 The '''Harbour of Quellin''' is a deep-water port on the coast of [[Ostrava|Ostrava's]] northern province. It was
-opened in 1871 by the merchant Idris Vanholt, who had sailed from [[Lisbon]] the year before.&lt;ref&gt;A source.&lt;/ref&gt;
+opened in 1871 by the merchant Idris Vanholt, who had sailed from [[Lisbon]] the year
+before.&lt;ref&gt;A source.&lt;/ref&gt;
 
 In 1902 the Quellin Dock Company added a dry dock. The company's first chairman, Maren Tolle, served until 1921.
 

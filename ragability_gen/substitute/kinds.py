@@ -28,10 +28,12 @@ _BINOMIAL = re.compile(r"(?<![\w.])([A-Z][a-z]{2,})\s+([a-z]{3,})(?!\w)")
 _LATIN_END = re.compile(r"(?:us|a|um|is|ae|ii|i|es|ensis|ica|icus|ata|atus|oides|ops|ina|ana|ora|ix|ex|on)$")
 _SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0700-\u08ff"
                      r"\u0900-\u0dff\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u10a0-\u10ff\u1100-\u11ff\u1200-\u137f"
-                     r"\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]"
+                     r"\u1380-\u139f\u1f00-\u1fff\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
+                     r"\uac00-\ud7af\uf900-\ufaff\ufb1d-\ufdff\ufe70-\ufeff]"
                      r"[\u0300-\u036f\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0700-\u08ff"
                      r"\u0900-\u0dff\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u10a0-\u10ff\u1100-\u11ff\u1200-\u137f"
-                     r"\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af'’-]*")
+                     r"\u1380-\u139f\u1f00-\u1fff\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
+                     r"\uac00-\ud7af\uf900-\ufaff\ufb1d-\ufdff\ufe70-\ufeff'’-]*")
 _IPA_CHARS = "ɐɑɒæɓʙβɔɕçɗɖðʤəɘɚɛɜɝɞɟʄɡɠɢʛɦɧħɥʜɨɪʝɭɬɫɮʟɱɯɰŋɳɲɴøɵɸθœɶʘɹɺɾɻʀʁɽʂʃʈʧʉʊʋⱱʌɣɤʍχʎʏʑʐʒʔʡʕʢǀǁǂǃˈˌːˑ"
 _IPA = re.compile(r"(?<=[\[/])[^\]/\n]{1,40}(?=[\]/])")
 _EVENT_WORDS = ("War|Wars|Revolution|Era|Age|Ages|Depression|Dynasty|Period|Crusade|Crusades|Rebellion|Uprising|"

@@ -43,7 +43,7 @@ from .entities import (
     styled,
 )
 from .kinds import initials
-from .names import RARE_ZIPF, is_common, is_known_name
+from .names import RARE_ZIPF, is_common, is_known_name, person_shaped
 from .places import country_of, sibling_forms
 from .words import never_name
 
@@ -256,7 +256,7 @@ def _fix(table: Table, ent: Entity, new: str) -> bool:
 def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> bool:
     """Give every distinctive part of ``ent`` an invented part; False when it has no part to replace."""
     words = [ent.surface[a:b] for a, b in parts(ent.surface)]
-    person = ent.label == "PERSON"
+    person = ent.label == "PERSON" or (ent.label in ("ORG", "FAC") and person_shaped(words))
     lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
     replace = [i for i, w in enumerate(words)  # a title after the name is a name: "Amanda Khan"
                if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]

@@ -115,6 +115,25 @@ def _surnames() -> frozenset[str]:
     return frozenset(_ascii_words(_faker_lists("person", ("last_names",))))
 
 
+@cache
+def _given_names() -> frozenset[str]:
+    given = _faker_lists("person", ("first_names", "first_names_male", "first_names_female"))
+    places = _faker_lists("address", ("cities", "counties", "states", "countries", "regions"))
+    return frozenset(_ascii_words(given)) - frozenset(_ascii_words(places))
+
+
+def person_shaped(words: list[str]) -> bool:
+    """True for "Given Family" where NER saw an organisation: "Alonzo Church", "Emil Post" (a given name
+    that is no place, then a family name), whose second word is no designator there but a surname."""
+    return (len(words) == 2 and words[0].casefold() in _given_names() and is_surname(words[1])
+            and words[1][:1].isupper() and words[1].casefold() not in _BUILDINGS)
+
+
+_BUILDINGS = frozenset("hall park street square station bridge tower house college school road gate gardens "
+                       "garden court lane place".split())
+"""Designators that follow a given name in place names ("Albert Hall", "Victoria Park"): those stay places."""
+
+
 def is_surname(word: str) -> bool:
     """True for a family name in Faker's lists ("Hill", "Church"; not "Chapel" or "Castle")."""
     return word.casefold() in _surnames()
