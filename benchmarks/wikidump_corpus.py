@@ -34,7 +34,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 YEAR = re.compile(r"\b1[0-9]{3}\b|\b20[0-2][0-9]\b")
-SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+SENTENCE_END = re.compile(r"(?<![A-Z])(?<!\b[A-Z][a-z])[.!?](?=\s+[\"“(]?[A-Z0-9])|\n")
+"""A sentence ends at a stop before a capital, not after an initial ("U.S.", "Jr.", "E. Smith") or at a line end."""
 NAMED = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LANGUAGE")
 
 TINY_DUMP = """<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/">
@@ -156,9 +157,11 @@ def answer(nlp, text: str) -> tuple[str, str]:  # type: ignore[no-untyped-def]
         span, start = ents[0].text, ents[0].start_char
     else:
         span, start = " ".join(text.split()[:3]), 0
-    for s in SENTENCE.finditer(text):
-        if s.start() <= start < s.end():
-            return span, s[0].strip()
+    begin = 0
+    for end in [m.end() for m in SENTENCE_END.finditer(text)] + [len(text)]:
+        if begin <= start < end:
+            return span, text[begin:end].strip()
+        begin = end
     return span, span
 
 
