@@ -51,8 +51,10 @@ main()
 
 def run_substitute(package: Path, corpus: Path, out: Path, seed: int) -> None:
     env = {**os.environ, "PYTHONPATH": str(package)}
+    # run in the output's folder: "python -c" puts the working directory first on sys.path, which would
+    # shadow the package named in PYTHONPATH when run from a checkout
     proc = subprocess.run([sys.executable, "-c", SUBSTITUTE, str(corpus), str(out), str(seed)], capture_output=True,
-                          text=True, env=env)
+                          text=True, env=env, cwd=out.parent)
     if proc.returncode != 0:
         sys.exit(f"substitute failed on {corpus}:\n{proc.stderr}")
 
