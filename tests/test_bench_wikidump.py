@@ -14,7 +14,7 @@ def test_tiny_dump_gives_instances_of_plain_text(tmp_path):
                           timeout=600)
     assert proc.returncode == 0, proc.stderr
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    assert [r["query"] for r in rows] == ["What do the passages say about Harbour of Quellin?"] * 2  # talk, redirect out
+    assert [r["query"] for r in rows] == ["What do the passages say about Harbour of Quellin?"] * 2  # no talk page
     texts = [c["text"] for r in rows for c in r["contexts"]]
     assert texts[2] == "Year | Ships | Tonnage\n1901 | 312 | 40,200\n1911 | 455 | 61,900"
     assert texts[3] == "• The lighthouse at Cape Orrin was built in 1880.\n• The breakwater was extended in 1935."

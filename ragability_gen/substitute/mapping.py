@@ -214,7 +214,8 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
     spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
     for ent in ranked:
         for s in ent.surfaces:
-            if _exact(s):
+            if _exact(s) or any(ordinary(s[a:b]) and norm(s[a:b]) in table.part_map for a, b in parts(s)):
+                # "Politics of Angola" as a name, not "the politics of Angola" in a sentence
                 for variant in (shape(s), shape(s).upper()):  # "London", never "london"; "Turkey", not "turkey"
                     table.aliases.setdefault(variant, (ent.key, "exact"))
                 continue
