@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import argparse
 import bz2
+import io
 import json
 import re
 import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 YEAR = re.compile(r"\b1[0-9]{3}\b|\b20[0-2][0-9]\b")
 SENTENCE_END = re.compile(r"(?<![A-Z])(?<!\b[A-Z][a-z])[.!?](?=\s+[\"“(]?[A-Z0-9])|\n")
@@ -64,13 +66,10 @@ In 1902 the Quellin Dock Company added a dry dock. The company's first chairman,
 """
 
 
-def pages(path: Path | None, text: str | None = None) -> Iterator[tuple[str, str]]:
-    """(title, wikitext) of each article page (namespace 0, not a redirect)."""
-    source = bz2.open(path) if path is not None and path.suffix == ".bz2" else (
-        open(path, "rb") if path is not None else None)
-    events = ET.iterparse(source if source is not None else _bytes(text or ""), events=("end",))
+def pages(stream: BinaryIO) -> Iterator[tuple[str, str]]:
+    """(title, wikitext) of each article page (namespace 0, not a redirect) of a dump read from ``stream``."""
     title, ns = "", "0"
-    for _, el in events:
+    for _, el in ET.iterparse(stream, events=("end",)):
         tag = el.tag.rsplit("}", 1)[-1]
         if tag == "title":
             title = el.text or ""
@@ -84,10 +83,8 @@ def pages(path: Path | None, text: str | None = None) -> Iterator[tuple[str, str
             el.clear()
 
 
-def _bytes(text: str):  # type: ignore[no-untyped-def]
-    import io
-
-    return io.BytesIO(text.encode("utf-8"))
+def open_dump(path: Path) -> BinaryIO:
+    return bz2.open(path) if path.suffix == ".bz2" else open(path, "rb")  # type: ignore[return-value]
 
 
 def plain(wikitext: str) -> str:
@@ -207,7 +204,8 @@ def main() -> int:
     args = ap.parse_args()
     if args.dump is None and not args.tiny:
         ap.error("give a dump, or --tiny")
-    rows = build(pages(None, TINY_DUMP) if args.tiny else pages(args.dump), args.per_article, args.limit)
+    with io.BytesIO(TINY_DUMP.encode("utf-8")) if args.tiny else open_dump(args.dump) as stream:
+        rows = build(pages(stream), args.per_article, args.limit)
     with open(args.output, "w", encoding="utf-8") as fh:
         for r in rows:
             fh.write(json.dumps(r, ensure_ascii=False) + "\n")

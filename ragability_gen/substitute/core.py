@@ -93,8 +93,13 @@ def _faker() -> Any:
     return Faker("en_US")
 
 
-_FAKER_STATE = (lambda: _faker().random.getstate(), lambda state: _faker().random.setstate(state))
-"""Groups built side by side (``Annotations.batched``) share the Faker: each gets back its generator's state."""
+def _faker_state() -> Any:
+    """The shared Faker's generator state: groups built side by side (``Annotations.batched``) each get theirs back."""
+    return _faker().random.getstate()
+
+
+def _set_faker_state(state: Any) -> None:
+    _faker().random.setstate(state)
 
 
 def text_fields(inst: Instance) -> list[tuple[str, str]]:
@@ -149,13 +154,13 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
     edits = dict(mapping_in or {})
     unknown = [f"{adj.where}: id {gid!r} is not in the input" for gid, adj in edits.items() if gid not in groups]
     made = infos.batched([partial(_Group, [instances[i] for i in idxs], infos, instance_seed(seed, gid), labels, dates,
-                                  edits.get(gid)) for gid, idxs in groups.items()], *_FAKER_STATE)
+                                  edits.get(gid)) for gid, idxs in groups.items()], _faker_state, _set_faker_state)
     built = list(zip(groups.values(), made, strict=True))
     problems = unknown + [p for _, g in built for p in g.edit_problems]
     if problems:
         raise InputError(problems)
     built = list(zip(groups.values(), infos.batched([partial(g.rescanned, seed, labels, dates) for _, g in built],
-                                                    *_FAKER_STATE), strict=True))
+                                                    _faker_state, _set_faker_state), strict=True))
     if reviewer is not None:
         built = _reviewed(built, reviewer, infos, seed, labels, dates, on_progress)
     # the leak scan's own NER pass, over the rewritten texts that still hold a word of an input name

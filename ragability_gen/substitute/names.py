@@ -95,36 +95,40 @@ def _faker_lists(kind: str, attrs: tuple[str, ...]) -> list[str]:
 
 
 @cache
+def _name_words() -> dict[str, frozenset[str]]:
+    """Faker's given, family and place names as lower-case ASCII words, read once for every use below."""
+    return {
+        "given": frozenset(_ascii_words(_faker_lists("person", ("first_names", "first_names_male",
+                                                                 "first_names_female")))),
+        "family": frozenset(_ascii_words(_faker_lists("person", ("last_names",)))),
+        "place": frozenset(_ascii_words(_faker_lists("address", ("cities", "counties", "states", "countries",
+                                                                  "regions")))),
+    }
+
+
+@cache
 def _models() -> dict[str, TrigramModel]:
-    given = _ascii_words(_faker_lists("person", ("first_names", "first_names_male", "first_names_female")))
-    family = _ascii_words(_faker_lists("person", ("last_names",)))
-    place = _ascii_words(_faker_lists("address", ("cities", "counties", "states", "countries", "regions")))
-    return {"given": TrigramModel(sorted(set(given))), "family": TrigramModel(sorted(set(family))),
-            "place": TrigramModel(sorted(set(place)))}
+    return {kind: TrigramModel(sorted(words)) for kind, words in _name_words().items()}
 
 
 @cache
 def _known_names() -> frozenset[str]:
-    lists = _faker_lists("person", ("first_names", "first_names_male", "first_names_female", "last_names"))
-    lists += _faker_lists("address", ("cities", "counties", "states", "countries", "regions"))
-    return frozenset(_ascii_words(lists))
+    return frozenset().union(*_name_words().values())
 
 
-@cache
 def _surnames() -> frozenset[str]:
-    return frozenset(_ascii_words(_faker_lists("person", ("last_names",))))
+    return _name_words()["family"]
 
 
 @cache
 def _given_names() -> frozenset[str]:
-    given = _faker_lists("person", ("first_names", "first_names_male", "first_names_female"))
-    places = _faker_lists("address", ("cities", "counties", "states", "countries", "regions"))
-    return frozenset(_ascii_words(given)) - frozenset(_ascii_words(places))
+    """Given names that are no place names ("Emil", not "Victoria")."""
+    return _name_words()["given"] - _name_words()["place"]
 
 
 def person_shaped(words: list[str]) -> bool:
-    """True for "Given Family" where NER saw an organisation: "Alonzo Church", "Emil Post" (a given name
-    that is no place, then a family name), whose second word is no designator there but a surname."""
+    """True for "Given Family" where NER saw an organisation: "Emil Post" (a given name that is no place,
+    then a family name), whose second word is no designator there but a surname."""
     return (len(words) == 2 and words[0].casefold() in _given_names() and is_surname(words[1])
             and words[1][:1].isupper() and words[1].casefold() not in _BUILDINGS)
 
