@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -58,11 +59,17 @@ def test_readme_starts_with_the_two_commands_ci_runs() -> None:
 
 
 def test_data_folders_ship_with_a_plain_install(tmp_path: Path) -> None:
-    """Install the package (no deps, no network) into a folder and run convert from elsewhere."""
-    target = tmp_path / "site"
+    """Install the package (no deps, no network) into a folder and run convert from elsewhere.
+
+    The build runs in a copy of the source tree: setuptools writes build/ and *.egg-info into the tree it
+    builds, and two test runs in one checkout would otherwise build over each other.
+    """
+    target, source = tmp_path / "site", tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", "build", "*.egg-info", "__pycache__",
+                                                                ".pytest_cache", ".mypy_cache", ".ruff_cache"))
     build = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index", "-q",
-         "--target", str(target), str(ROOT)], capture_output=True, text=True)
+         "--target", str(target), str(source)], capture_output=True, text=True)
     assert build.returncode == 0, build.stderr
     for folder in ("schemas", "converters", "checks", "corpora"):
         assert sorted(p.name for p in (target / "ragability_gen" / folder).iterdir() if p.suffix != ".py") == sorted(
