@@ -59,6 +59,8 @@ def shifted(text: str, offset: int, ev: Evidence | None = None) -> str:
     ("in 1802–03", [("1802", YEAR, 1802, None, None), ("03", YEAR, 1803, None, None)]),
     ("between 1911 and 1946", [("1911", YEAR, 1911, None, None), ("1946", YEAR, 1946, None, None)]),
     ("In 2019 and 1998-99.", [("1998", YEAR, 1998, None, None), ("99", YEAR, 1999, None, None)]),
+    ("in 1936–7", [("1936", YEAR, 1936, None, None), ("7", YEAR, 1937, None, None)]),
+    ("the 1948-9 season", [("1948", YEAR, 1948, None, None), ("9", YEAR, 1949, None, None)]),
 ])
 def test_date_expressions(text: str, found: list[tuple[str, str, int, int | None, int | None]]) -> None:
     slots, _ = find_dates(text)
@@ -103,6 +105,10 @@ def test_bare_years_follow_evidence_and_the_vote() -> None:
     ("in 1802–03", 10, "in 1812–13"),
     ("in 1998–02", 5, "in 2003–07"),
     ("in 1995–05", 1, "in 1996–2006"),
+    ("in 1936–7", -38, "in 1898–9"),
+    ("the 1948-9 season", 3, "the 1951-2 season"),
+    ("in 1936–7", 3, "in 1939–40"),
+    ("in 1996–7", 3, "in 1999–2000"),
 ])
 def test_rendering(text: str, offset: int, expected: str) -> None:
     assert shifted(text, offset) == expected

@@ -95,7 +95,7 @@ class Slot:
         marked: The slot's text holds its own era marker ("44 BC", "AD 79", "1st century AD"), so the
             shift may carry it across year 0, flipping the marker; an unmarked date stays on its side.
         month, day, weekday: Known for day dates; they constrain the offset, and stay as written.
-        short_of: For a two-digit range end ("1802-03"): the full year of the range start.
+        short_of: For a two- or one-digit range end ("1802-03", "1936-7"): the full year of the range start.
         expr: The whole expression (start, end), which entity replacement must not touch.
     """
 
@@ -245,6 +245,9 @@ def _range_slots(text: str, m: re.Match[str], ev: Evidence) -> list[Slot]:
         full += 100 if full <= first else 0
         return [Slot(m.start("y1"), m.end("y1"), YEAR, first),
                 Slot(m.start("y2"), m.end("y2"), YEAR, full, short_of=first)]
+    if len(y2) == 1 and sep in ("-", "–", "—") and int(y2) > first % 10:  # "1936–7"; not a score "1936-2"
+        return [Slot(m.start("y1"), m.end("y1"), YEAR, first),
+                Slot(m.start("y2"), m.end("y2"), YEAR, first // 10 * 10 + int(y2), short_of=first)]
     if len(y2) == 4 and 0 < int(y2) - first <= 300:
         return [Slot(m.start("y1"), m.end("y1"), YEAR, first), Slot(m.start("y2"), m.end("y2"), YEAR, int(y2))]
     return []
@@ -381,8 +384,12 @@ def render(s: Slot, old: str, offset: int) -> str:
     bc = new <= 0 if s.marked else s.bc
     if s.unit == DECADE2:
         return f"{new % 100:02d}"
-    if s.short_of is not None and len(old) == 2 and new // 100 == (s.short_of + offset) // 100:
-        return f"{new % 100:02d}"
+    if s.short_of is not None and len(old) <= 2:  # "1802–03", "1936–7": as short as the shifted start allows
+        start = s.short_of + offset
+        if len(old) == 1 and new // 10 == start // 10:
+            return str(new % 10)
+        if new // 100 == start // 100:
+            return f"{new % 100:02d}"
     m = _MARKED.fullmatch(old)
     if m is None:  # pragma: no cover - every slot text matches
         raise ValueError(f"cannot render date {old!r}")
@@ -416,9 +423,9 @@ def read(s: Slot, text: str, offset: int) -> int | None:
         return None if n is None else (1 - 100 * n if bc else 100 * (n - 1) + 1)
     if not num.isdigit():
         return None
-    if s.unit == DECADE2 or (s.short_of is not None and len(num) == 2):
+    if s.unit == DECADE2 or (s.short_of is not None and len(num) <= 2):
         expected = s.value + offset
-        return expected - expected % 100 + int(num)
+        return expected - expected % 10 ** len(num) + int(num)
     return _astro(int(num), bc)
 
 
