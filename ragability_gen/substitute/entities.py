@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .names import VERY_COMMON_ZIPF, is_common, is_known_name, is_surname
+
+RARE_NAME_ZIPF = 1.5
+"""Below this Zipf frequency a capitalised word is a name even where a sentence starts ("Tamazight" 1.3)."""
 from .words import label_cell, never_name, sentence_start, unit_at
 
 ENTITY_TYPES = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
@@ -198,8 +201,14 @@ class NameTest:
 
     def __call__(self, pos: int) -> bool:
         if sentence_start(self.text, pos):
-            return self.tagged(pos) and not self.in_label(pos)
+            return (self.tagged(pos) or self.rare(pos)) and not self.in_label(pos)
         return not self.in_label(pos)
+
+    def rare(self, pos: int) -> bool:
+        """True for a word at ``pos`` that English hardly has (Zipf below 1.5): a name, wherever it stands,
+        even where the small model's tagger calls it a noun ("Tamazight and other varieties ...")."""
+        m = _PART.match(self.text, pos)
+        return m is not None and len(m[0]) >= 4 and m[0][1:].islower() and not is_common(m[0], RARE_NAME_ZIPF)
 
     def in_label(self, pos: int) -> bool:
         """True when the word at ``pos`` is an ordinary word filling a table cell or a label."""

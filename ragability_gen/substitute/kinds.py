@@ -7,7 +7,8 @@ here by its shape and handed to the mapping like any NER mention:
 
 - TAXON: a scientific binomial, a capitalised genus and a Latin epithet that is no English word
   ("Lynx pardinus"; "L. pardinus" then follows through the epithet);
-- SCRIPT: a word in a non-Latin script, and a bracketed IPA transcription;
+- SCRIPT: a word in a non-Latin script, a word romanised from one ("Kyōto", "al-muʾminīn"), and a
+  bracketed IPA transcription; PROPN: the name such a rendering follows in brackets ("Kyoto (Japanese: ...)");
 - EVENT: a named event or period that would date the instance ("Second World War", "the Great
   Depression", "Renaissance"), even inside a date NER found;
 - ORG: the other upper-case codes of a parenthesised list ("(ESP)") once one of them is a name or a
@@ -34,6 +35,11 @@ _SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u06
                      r"\u0900-\u0dff\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u10a0-\u10ff\u1100-\u11ff\u1200-\u137f"
                      r"\u1380-\u139f\u1f00-\u1fff\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
                      r"\uac00-\ud7af\uf900-\ufaff\ufb1d-\ufdff\ufe70-\ufeff'’-]*")
+_ROMANISED = re.compile(r"(?<![\w'’-])(?=ʼ|[\w'’ʾʿʼʻ-]*[āēīōūȳǖĀĒĪŌŪȲḍḥḷṃṇṛṣṭẓḌḤḶṂṆṚṢṬẒǎǐǒǔʾʿʻ])"
+                        r"[^\W\d_](?:[^\W\d_]|['’ʾʿʼʻ-](?=[^\W\d_]))*")
+"""A word romanised from another script: long vowels, dots below, pinyin tones, hamza and ayn ("Kyōto",
+"amīr", "al-muʾminīn"). No English word and no word of a Latin-script language beside English carries
+these marks, so such a word is a rendering of a name (or of a term that names its place) like "Москва"."""
 _IPA_CHARS = "ɐɑɒæɓʙβɔɕçɗɖðʤəɘɚɛɜɝɞɟʄɡɠɢʛɦɧħɥʜɨɪʝɭɬɫɮʟɱɯɰŋɳɲɴøɵɸθœɶʘɹɺɾɻʀʁɽʂʃʈʧʉʊʋⱱʌɣɤʍχʎʏʑʐʒʔʡʕʢǀǁǂǃˈˌːˑ"
 _IPA = re.compile(r"(?<=[\[/])[^\]/\n]{1,40}(?=[\]/])")
 _EVENT_WORDS = ("War|Wars|Revolution|Era|Age|Ages|Depression|Dynasty|Period|Crusade|Crusades|Rebellion|Uprising|"
@@ -65,14 +71,25 @@ def taxa(text: str) -> list[Found]:
 
 
 def scripts(text: str) -> list[Found]:
-    """Words in a non-Latin script, and IPA transcriptions in brackets or slashes."""
+    """Words in a non-Latin script, romanised words, and IPA transcriptions in brackets or slashes."""
     out = [(m.start(), m.end(), m[0], "SCRIPT") for m in _SCRIPT.finditer(text)]
+    out += [(m.start(), m.end(), m[0], "SCRIPT") for m in _ROMANISED.finditer(text) if not _SCRIPT.search(m[0])]
     for m in _IPA.finditer(text):
         body = m[0].strip()
         if body and any(c in _IPA_CHARS for c in body) and not _SCRIPT.search(body):
             start = m.start() + m[0].index(body)
             out.append((start, start + len(body), body, "SCRIPT"))
     return out
+
+
+_RENDERED = re.compile(r"(?<![\w'’-])([A-Z][^\W\d_]+(?:[ -][A-Z][^\W\d_]+)*)\s+\(([^()\n]{1,160})\)")
+
+
+def rendered(text: str) -> list[Found]:
+    """Names followed by a rendering in brackets, which NER may miss where a sentence starts: "Kyoto"
+    of "Kyoto (Japanese: Kyōto)", "Athens (Ancient Greek: Ἀθῆναι)"."""
+    return [(m.start(1), m.end(1), m[1], "PROPN") for m in _RENDERED.finditer(text)
+            if not never_name(m[1].split()[0]) and scripts(m[2])]
 
 
 def events(text: str) -> list[Found]:
@@ -136,6 +153,8 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
             found += scripts(t)
         if "EVENT" in wanted:
             found += events(t)
+        if "PROPN" in wanted:
+            found += rendered(t)
         out.append(found)
     if "ORG" in wanted:
         known = {n.casefold() for n in ner_names}

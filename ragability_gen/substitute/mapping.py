@@ -262,7 +262,7 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
     replace = [i for i, w in enumerate(words)  # a title after the name is a name: "Amanda Khan"
                if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
     if ent.label in ("TAXON", "SCRIPT"):  # "Panthera leo": the lower-case epithet is as much a name as the genus
-        replace = [i for i, w in enumerate(words) if len(w) > 1 and w.isalpha()]
+        replace = [i for i, w in enumerate(words) if len(w) > 1 and w.isalpha() and w.casefold() not in FUNCTION]
     replace = [i for i in replace if norm(words[i]) not in table.keep]
     if not replace and any(norm(w) in table.keep for w in words):
         return any(norm(w) in table.part_map for w in words)

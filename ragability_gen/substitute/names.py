@@ -127,9 +127,13 @@ def _given_names() -> frozenset[str]:
 
 
 def person_shaped(words: list[str]) -> bool:
-    """True for "Given Family" where NER saw an organisation: "Emil Post" (a given name that is no place,
-    then a family name), whose second word is no designator there but a surname."""
-    return (len(words) == 2 and words[0].casefold() in _given_names() and is_surname(words[1])
+    """True for "Given Family" where NER saw an organisation: "Emil Post", "Alonzo Church" (a given name,
+    or an uncommon word that is no place, then a family name), whose second word is no designator there
+    but a surname."""
+    first = words[0].casefold() if words else ""
+    given = first in _given_names() or (words[0][1:].islower() and not is_common(first)
+                                        and first not in _name_words()["place"])
+    return (len(words) == 2 and given and is_surname(words[1])
             and words[1][:1].isupper() and words[1].casefold() not in _BUILDINGS)
 
 

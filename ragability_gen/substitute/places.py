@@ -46,9 +46,31 @@ def countries() -> dict[str, Country]:
     return out
 
 
+@cache
+def codes() -> dict[str, Country]:
+    """Every upper-case short form of a country as written ("US", "UK", "UAE", "GBR") -> the country.
+
+    They are matched only in capitals: "US" is the United States, "us" a pronoun."""
+    import countryinfo
+
+    by_name = {c.names[0]: c for c in countries().values()}
+    out: dict[str, Country] = {}
+    for c in countryinfo.all_countries():
+        info = c.info()
+        country = by_name.get(info["name"])
+        if country is not None:
+            for form in info.get("altSpellings") or ():
+                if 2 <= len(form) <= 4 and form.isupper() and form.isalpha():
+                    out.setdefault(form, country)
+    return out
+
+
 def country_of(form: str) -> Country | None:
-    """The country ``form`` names ("France", "French", "FRA"), or None."""
-    return countries().get(form.casefold())
+    """The country ``form`` names ("France", "French", "FRA", "US"), or None."""
+    found = countries().get(form.casefold())
+    if found is None and 2 <= len(form) <= 4 and form.isupper():
+        found = codes().get(form)
+    return found
 
 
 def demonym_for(place: str, original_demonym: str) -> str:
@@ -93,7 +115,7 @@ def sibling_forms(present: Callable[[str], bool], mapped: dict[str, str],
     out: dict[str, str] = {}
     seen: dict[int, Country] = {}
     for form in mapped:
-        country = country_of(form)
+        country = country_of(form) or (country_of(form.upper()) if len(form) <= 4 else None)  # "us" was "US"
         if country is not None:
             seen.setdefault(id(country), country)
     for country in seen.values():

@@ -35,8 +35,17 @@ def _never() -> frozenset[str]:
 
 
 def never_name(word: str) -> bool:
-    """True for a word that is no name in any capitalisation: a stop word, number word, ordinal or era."""
-    return word.casefold().strip(".") in _never() or word.casefold() in ERAS
+    """True for a word that is no name: a stop word, number word, ordinal, era or rendering label.
+
+    A stop word written in capitals is a code ("US" beside "Texas"), no stop word; era markers and
+    labels ("BC", "IPA") are never names however they are written.
+    """
+    low = word.casefold().strip(".")
+    if low in ERAS or word.casefold() in ERAS or low in _LABELS:
+        return True
+    if len(word) > 1 and word.isupper() and word.isalpha():
+        return False
+    return low in _never()
 
 
 def unit_at(text: str, start: int, end: int) -> bool:
