@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .names import VERY_COMMON_ZIPF, is_common, is_known_name, is_surname
+from .words import label_cell, never_name, sentence_start, unit_at
 
 RARE_NAME_ZIPF = 1.5
 """Below this Zipf frequency a capitalised word is a name even where a sentence starts ("Tamazight" 1.3)."""
-from .words import label_cell, never_name, sentence_start, unit_at
 
 ENTITY_TYPES = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
                 "LANGUAGE", "PROPN", "TAXON", "SCRIPT")
