@@ -151,3 +151,17 @@ def test_every_mention_gets_the_same_fantasy(names: list[list[str]], uses: list[
                 assert {"title": fantasy, "upper": fantasy.upper(), "lower": fantasy.lower(),
                         "poss": fantasy + "'s"}[how] in new
     assert len({table.compose(s) for s in surfaces}) == len(surfaces)
+
+
+def test_an_initialism_never_gets_its_own_letters_back() -> None:
+    text = "The American Standards Association (ASA) met; the ASA approved the code."
+    invented = iter(["Angelo", "Sorvel"])  # "Angelo Sorvel Association" abbreviates to "ASA" again
+
+    def make(style: str, original: str) -> str:
+        return "KRT" if style == "acronym" else next(invented)
+
+    table = build_table([mention(text, "American Standards Association", "ORG"), mention(text, "ASA", "ORG")], make)
+    assert table.part_map["asa"] == "KRT"  # its own invented code, not the original letters
+    new = rewrite(text, table, [], None, None).new
+    assert new == "The Angelo Sorvel Association (KRT) met; the KRT approved the code."
+    assert table.leftovers(new) == []

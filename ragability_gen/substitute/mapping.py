@@ -317,7 +317,7 @@ def _link_initialisms(table: Table) -> None:
         for other in table.entities.values():
             if other is not ent and ent.surface in initials(other.surface):
                 new = initials(table.compose(other.surface))
-                fitting = sorted(n for n in new if len(n) == len(ent.surface))
+                fitting = sorted(n for n in new if len(n) == len(ent.surface) and n != ent.surface)
                 if fitting:
                     table.part_map[ent.key] = fitting[0]
                 break

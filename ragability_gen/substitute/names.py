@@ -180,6 +180,36 @@ def is_known_name(word: str) -> bool:
     return word.casefold() in _known_names()
 
 
+@cache
+def _lexicon() -> frozenset[str]:
+    """Webster's Second International as the ``english-words`` package ships it (236,000 entries), with
+    capitals kept: common nouns and adjectives are written in lower case there, proper names capitalised."""
+    from english_words import get_english_words_set
+
+    return frozenset(get_english_words_set(["web2"], alpha=True))
+
+
+@lru_cache(maxsize=1 << 17)
+def is_word(word: str) -> bool:
+    """True for a word English writes in lower case: its lower-case form, or its singular or stem, is a
+    lower-case dictionary entry ("Appeal", "Provinces", "Located"; not "Plato", "Normandy", "Sikh", which
+    wordfreq's case-blind counts rate as common as ordinary words)."""
+    low = word.lower()
+    forms = [low]
+    if low.endswith("ies"):
+        forms.append(low[:-3] + "y")
+    if low.endswith("es"):
+        forms.append(low[:-2])
+    if low.endswith("s"):
+        forms.append(low[:-1])
+    if low.endswith("ed"):
+        forms += [low[:-1], low[:-2]]
+    if low.endswith("ing"):
+        forms.append(low[:-3])
+    lexicon = _lexicon()
+    return any(f in lexicon for f in forms)
+
+
 def is_common(word: str, level: float = COMMON_ZIPF) -> bool:
     """True for a common English word ("Liberal", "Records"), which a capital does not make a name.
 
