@@ -104,9 +104,12 @@ def _parts(text: str) -> tuple[tuple[int, int], ...]:
 @lru_cache(maxsize=1 << 16)
 def ordinary(word: str) -> bool:
     """True for a word that is more likely an ordinary English word than a name: common in English, and
-    either very common ("White", "Will") or no given, family or place name ("Liberal"; not "Amber",
-    "Rodriguez", which are common in wordfreq's case-blind counts because they are frequent names)."""
-    return is_common(word) and (is_common(word, VERY_COMMON_ZIPF) or not is_known_name(word))
+    either very common ("White", "Will") or no given, family or place name that the dictionary writes in
+    lower case ("Liberal"; not "Amber", "Rodriguez", "Munich", "Plato", which are common in wordfreq's
+    case-blind counts because they are frequent names). Acronyms and abbreviations ("URL", "PhD", "Fr")
+    are judged by their frequency alone."""
+    return is_common(word) and (is_common(word, VERY_COMMON_ZIPF) or (not is_known_name(word) and (
+        is_word(word) or len(word) <= 2 or any(c.isupper() for c in word[1:]))))
 
 
 def _kept(part: str, first: bool, person: bool = False) -> bool:

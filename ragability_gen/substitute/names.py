@@ -205,7 +205,7 @@ def is_word(word: str) -> bool:
     if low.endswith("ed"):
         forms += [low[:-1], low[:-2]]
     if low.endswith("ing"):
-        forms.append(low[:-3])
+        forms += [low[:-3], low[:-3] + "e"]
     lexicon = _lexicon()
     return any(f in lexicon for f in forms)
 
