@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from ragability_gen.substitute.entities import Mention, parts, styled, trim
 from ragability_gen.substitute.mapping import build_table
 from ragability_gen.substitute.names import STYLES, invent, is_common, is_real
-from ragability_gen.substitute.rewrite import rewrite
+from ragability_gen.substitute.rewrite import rewrite, word_in
 
 
 def maker(seed: int = 1, taken: set[str] | None = None):
@@ -165,3 +165,16 @@ def test_an_initialism_never_gets_its_own_letters_back() -> None:
     new = rewrite(text, table, [], None, None).new
     assert new == "The Angelo Sorvel Association (KRT) met; the KRT approved the code."
     assert table.leftovers(new) == []
+
+
+def test_a_replaced_place_takes_its_demonyms_along() -> None:
+    text = "Bavaria voted. Bavarian farmers and two Bavarians spoke; the Asia Cup and the Asian Games followed."
+    table = build_table([mention(text, "Bavaria", "GPE"), mention(text, "Bavarian", "NORP"),
+                         mention(text, "Asia Cup", "EVENT")], maker(),
+                        present=lambda form: any(word_in(f, text) is not None for f in (form, form + "s")))
+    bavaria, asia = table.part_map["bavaria"], table.part_map["asia"]
+    assert table.part_map["bavarian"] == bavaria.rstrip("aeiouy") + "ian"  # follows the place, not invented alone
+    assert table.part_map["asian"] == asia.rstrip("aeiouy") + "ian"
+    new = rewrite(text, table, [], None, None).new
+    assert new == (f"{bavaria} voted. {table.part_map['bavarian']} farmers and two {table.part_map['bavarian']}s "
+                   f"spoke; the {asia} Cup and the {table.part_map['asian']} Games followed.")

@@ -43,8 +43,8 @@ from .entities import (
     styled,
 )
 from .kinds import initials
-from .names import RARE_ZIPF, is_common, is_known_name, person_shaped
-from .places import country_of, sibling_forms
+from .names import RARE_ZIPF, is_common, is_known_name, is_word, person_shaped
+from .places import country_of, demonym_for, derived_forms, sibling_forms
 from .words import never_name
 
 _STYLE = {"PERSON": "family", "NORP": "demonym", "LANGUAGE": "demonym", "GPE": "place", "LOC": "place",
@@ -210,6 +210,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
     ranked = [e for e in ranked if e.key in table.entities]
     if fixed is None:
         ranked += _link_places(table, present, invent)
+        ranked += _link_derived(table, present)
         _link_initialisms(table)
     spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
     for ent in ranked:
@@ -309,6 +310,29 @@ def _link_places(table: Table, present: Callable[[str], bool], invent: Callable[
     return added
 
 
+def _link_derived(table: Table, present: Callable[[str], bool]) -> list[Entity]:
+    """Map the demonyms of every replaced place that is no country ("Asian" of "Asia", "Texans" of "Texas")
+    to the new place's stem, also where NER mapped them on their own; the new entities, if any."""
+    places = {norm(ent.surface[a:b]): (ent.surface[a:b], ent.label) for ent in list(table.entities.values())
+              if ent.label not in ("PERSON", "NORP", "LANGUAGE") for a, b in parts(ent.surface)}
+    added = []
+    for key, (place, label) in places.items():
+        new = table.part_map.get(key)
+        if new is None or key in table.keep or not place[:1].isupper() or country_of(place) is not None:
+            continue
+        for form in derived_forms(place):
+            base = form[:-1] if form.endswith("s") and present(form) and not present(form[:-1]) else form
+            if not present(base) or norm(base) in table.keep or is_word(base):
+                continue  # "Commander" of "Command", "Designer" of "Design" are words of their own
+            if is_known_name(base) and label not in ("GPE", "LOC", "FAC"):
+                continue  # "Julian" beside "Julia MacRae Books" is a given name; "Roman" beside "Rome" follows it
+            table.part_map[norm(base)] = demonym_for(new, base)
+            if norm(base) not in table.entities:
+                table.entities[norm(base)] = Entity(norm(base), "NORP", base, [base])
+                added.append(table.entities[norm(base)])
+    return added
+
+
 def _link_initialisms(table: Table) -> None:
     """An acronym of the instance that is the initialism of another name follows it ("PRI" -> "TCA")."""
     for ent in table.entities.values():
@@ -317,7 +341,8 @@ def _link_initialisms(table: Table) -> None:
         for other in table.entities.values():
             if other is not ent and ent.surface in initials(other.surface):
                 new = initials(table.compose(other.surface))
-                fitting = sorted(n for n in new if len(n) == len(ent.surface) and n != ent.surface)
+                fitting = sorted(n for n in new if len(n) == len(ent.surface) and n != ent.surface
+                                 and not is_common(n, RARE_ZIPF))  # not "IPA" or "CAT" for "ASA"
                 if fitting:
                     table.part_map[ent.key] = fitting[0]
                 break
