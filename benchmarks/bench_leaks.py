@@ -11,13 +11,18 @@ written instance with its input instance, field by field, with its own evidence:
 - ner: an entity spaCy's NER finds in the output (with the parser, a different pipeline set from the
   tool's) one of whose words is a word of an NER entity of the input, no stop word and not common
   (Zipf below 3.5: designators such as "Sea" or "Chapel" that stay in an invented name do not count);
+- known names: a capitalised word of the output (no acronym) that was a word of an NER entity of the
+  input and that Webster's Second (``english-words``, capitals kept) has no lower-case entry for, nor for
+  its singular, stem or American spelling, wherever it stands: well-known names ("Darwin", "Ontario",
+  "Munich" opening a sentence) that the frequency rules above take for common words;
 - ordinary words lost: a whole word written in lower case in an input text with Zipf 3.0 or more, or a
   stop word not in capitals ("US" is a name), that occurs fewer times in the output text;
 - hard cases: the regression set (``tests/data/substitute/regression.jsonl``), each case passing when
   every ``keep`` string stays and every ``gone`` name goes.
 
-Printed: instances read, written, free of broad leaks, free of NER leaks, the ordinary words lost (with
-examples) and the hard cases failed. Run (``--package`` for another checkout, to compare before/after):
+Printed: instances read, written, free of broad leaks, free of NER leaks, free of known names, the
+ordinary words lost (with examples) and the hard cases failed. Run (``--package`` for another checkout,
+to compare before/after):
 
     python benchmarks/bench_leaks.py CORPUS... [--package DIR] [--seed 0] [--show N]
     python benchmarks/bench_leaks.py --tiny
@@ -85,6 +90,9 @@ class Detector:
         self.stop = STOP_WORDS
         self.zipf = lambda w: zipf_frequency(w, "en")
         self._ents: dict[str, list[str]] = {}
+        from english_words import get_english_words_set
+
+        self.lower_entries = {w for w in get_english_words_set(["web2"], alpha=True) if w.islower()}
 
     def ents(self, texts: list[str]) -> None:
         todo = [t for t in dict.fromkeys(texts) if t not in self._ents]
@@ -120,6 +128,21 @@ class Detector:
         old_words -= set(self.stop)
         return [e for e in self._ents[new] if any(w.casefold() in old_words for w in WORD.findall(e))]
 
+    def known(self, old: str, new: str) -> list[str]:
+        names = {w.casefold() for e in self._ents[old] for w in WORD.findall(e)} - set(self.stop)
+        out = []
+        for m in WORD.finditer(new):
+            w = re.sub(r"['’]s$", "", m[0])
+            low = w.casefold()
+            if len(w) < 3 or not w[:1].isupper() or any(c.isupper() for c in w[1:]) or low not in names:
+                continue  # acronyms and numerals ("UTC", "XII") are left to the other rules
+            forms = {low, re.sub(r"s$", "", low), re.sub(r"es$", "", low), re.sub(r"ies$", "y", low),
+                     re.sub(r"e?d$", "", low), re.sub(r"d$", "", low), re.sub(r"ing$", "", low),
+                     re.sub(r"ing$", "e", low), re.sub(r"re$", "er", low), re.sub(r"our", "or", low)}
+            if not forms & self.lower_entries:
+                out.append(w)
+        return out
+
     def lost(self, old: str, new: str) -> list[str]:
         def ordinary(text: str) -> Counter[str]:
             return Counter(w.casefold() for w in WHOLE_WORD.findall(text)
@@ -144,17 +167,19 @@ def evaluate(detector: Detector, package: Path, corpus: Path, seed: int, tmp: Pa
     after = [json.loads(x) for x in open(out, encoding="utf-8")]
     pairs = [(texts_of(before[(r["id"], r.get("variation", 1))]), texts_of(r), r["id"]) for r in after]
     detector.ents([t for old, new, _ in pairs for t in list(old.values()) + list(new.values())])
-    res = {"read": len(before), "written": len(after), "broad_free": 0, "ner_free": 0, "lost": Counter(),
-           "examples": []}
+    res = {"read": len(before), "written": len(after), "broad_free": 0, "ner_free": 0, "known_free": 0,
+           "lost": Counter(), "examples": []}
     for old, new, iid in pairs:
         broad = [w for f in new for w in detector.broad(old[f], new[f])]
         ner = [e for f in new for e in detector.ner(old[f], new[f])]
+        known = [w for f in new for w in detector.known(old[f], new[f])]
         res["broad_free"] += not broad
         res["ner_free"] += not ner
+        res["known_free"] += not known
         for f in new:
             res["lost"].update(detector.lost(old[f], new[f]))
-        if broad or ner:
-            res["examples"].append((iid, sorted(set(broad)), sorted(set(ner))))
+        if broad or ner or known:
+            res["examples"].append((iid, sorted(set(broad)), sorted(set(ner)), sorted(set(known))))
     return res
 
 
@@ -200,10 +225,11 @@ def main() -> int:
             lost = sum(res["lost"].values())
             print(f"{corpus.name}: read {res['read']}, written {res['written']}; free of any original name: broad "
                   f"{res['broad_free']} ({100 * res['broad_free'] / w:.0f}%), NER {res['ner_free']} "
-                  f"({100 * res['ner_free'] / w:.0f}%); ordinary words lost {lost}"
+                  f"({100 * res['ner_free'] / w:.0f}%), known names {res['known_free']} "
+                  f"({100 * res['known_free'] / w:.0f}%); ordinary words lost {lost}"
                   + (f" ({', '.join(f'{k} {v}' for k, v in res['lost'].most_common(8))})" if lost else ""))
-            for iid, broad, ner in res["examples"][:args.show]:
-                print(f"  {iid}: broad {broad} ner {ner}")
+            for iid, broad, ner, known in res["examples"][:args.show]:
+                print(f"  {iid}: broad {broad} ner {ner}" + (f" known {known}" if known else ""))
         total, failed, kinds = hard_cases(args.package, args.seed, Path(tmp), 3 if args.tiny else None)
         print(f"hard cases: {total - failed} of {total} pass" + (f"; failed: {', '.join(kinds)}" if kinds else ""))
     return 0

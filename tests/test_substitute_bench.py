@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,4 +25,5 @@ def test_bench_leaks_tiny_mode() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("demo.tsv: read 24, written 24; free of any original name: broad ")
+    assert re.search(r"NER \d+ \(\d+%\), known names \d+ \(\d+%\); ordinary words lost \d+", lines[0]), lines[0]
     assert lines[-1] == "hard cases: 3 of 3 pass"
