@@ -178,3 +178,12 @@ def test_a_replaced_place_takes_its_demonyms_along() -> None:
     new = rewrite(text, table, [], None, None).new
     assert new == (f"{bavaria} voted. {table.part_map['bavarian']} farmers and two {table.part_map['bavarian']}s "
                    f"spoke; the {asia} Cup and the {table.part_map['asian']} Games followed.")
+
+
+def test_a_latin_ending_is_no_plural() -> None:
+    text = "Acid? An acid (Latin acidus) tastes sour; the Habsburgs and Habsburg rule."
+    table = build_table([mention(text, "Acid", "ORG"), mention(text, "acidus", "SCRIPT"),
+                         mention(text, "Habsburgs", "PERSON"), mention(text, "Habsburg", "PERSON")], maker())
+    assert {"acid", "acidus", "habsburg"} <= set(table.entities) and "habsburgs" not in table.entities
+    new = rewrite(text, table, [], None, None).new
+    assert " acid " in new and "acidus" not in new and "Habsburg" not in new

@@ -326,7 +326,9 @@ class _Group:
                           for m in _CAPITAL.finditer(value)
                           if not _URL.fullmatch(value.strip()) and not ordinary(m[0]) and not never_name(m[0])]
         ner_names = [m.text for m in found]
-        for t, more in zip(self.texts, shaped(self.texts, ner_names, labels), strict=True):
+        languages = [[(m.start, m.end) for m in found if m.field == first_field[t] and m.label in ("NORP", "LANGUAGE")]
+                     for t in self.texts]
+        for t, more in zip(self.texts, shaped(self.texts, ner_names, labels, languages), strict=True):
             found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
         return found
 

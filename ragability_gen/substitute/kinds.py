@@ -7,8 +7,9 @@ here by its shape and handed to the mapping like any NER mention:
 
 - TAXON: a scientific binomial, a capitalised genus and a Latin epithet that is no English word
   ("Lynx pardinus"; "L. pardinus" then follows through the epithet);
-- SCRIPT: a word in a non-Latin script, a word romanised from one ("Kyōto", "al-muʾminīn"), and a
-  bracketed IPA transcription; PROPN: the name such a rendering follows in brackets ("Kyoto (Japanese: ...)");
+- SCRIPT: a word in a non-Latin script, a word romanised from one ("Kyōto", "al-muʾminīn"), a foreign
+  word right after a language's name ("Latin alteri"), and a bracketed IPA transcription;
+- PROPN: the name such a rendering follows in brackets ("Kyoto (Japanese: ...)");
 - EVENT: a named event or period that would date the instance ("Second World War", "the Great
   Depression", "Renaissance"), even inside a date NER found;
 - ORG: the other upper-case codes of a parenthesised list ("(ESP)") once one of them is a name or a
@@ -21,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from .names import is_common
+from .names import is_common, is_word
 from .places import country_of
 from .words import never_name, sentence_start
 
@@ -92,6 +93,36 @@ def rendered(text: str) -> list[Found]:
             if not never_name(m[1].split()[0]) and scripts(m[2])]
 
 
+_AFTER_LABEL = re.compile(r"[:,]?\s+(?:(?:word|words|term|name|form)\s+)?[\"'“‘(*]*")
+_RENDERING_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['’ʾʿ-](?=[^\W\d_]))*")
+_NEXT_RENDERING = re.compile(r"[\"'”’)*]*(?:,\s*|\s+or\s+|\s*/\s*)[\"'“‘(*]*")
+
+
+def _foreign(word: str) -> bool:
+    """True for a lower-case word that English neither writes nor uses ("alteri", "alquemie"; not "albedo")."""
+    return len(word) >= 3 and word[:1].islower() and not is_word(word) and not is_common(word, 3.0)
+
+
+def renderings(text: str, labels: Iterable[tuple[int, int]]) -> list[Found]:
+    """Foreign words right after a language's name ("Latin alteri", "Old French alquemie, alkimie",
+    "(Afrikaans: erdvark)"): where the language is replaced, such a word would still tell which it was and
+    what the word renders. Up to three, separated by commas, "or" or slashes."""
+    out = []
+    for _, end in labels:
+        m = _AFTER_LABEL.match(text, end)
+        pos = m.end() if m else end
+        for _ in range(3):
+            w = _RENDERING_WORD.match(text, pos)
+            if w is None or not _foreign(w[0]):
+                break
+            out.append((w.start(), w.end(), w[0], "SCRIPT"))
+            more = _NEXT_RENDERING.match(text, w.end())
+            if more is None:
+                break
+            pos = more.end()
+    return out
+
+
 def events(text: str) -> list[Found]:
     """Named events and periods: a capitalised run ending in an event word, or a capitalised period word."""
     out = []
@@ -137,20 +168,22 @@ def initialisms(texts: Sequence[str], names: Iterable[str]) -> list[list[Found]]
     return [[(m.start(), m.end(), m[0], "ORG") for m in _UPPER.finditer(t) if m[0] in wanted] for t in texts]
 
 
-def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]) -> list[list[Found]]:
+def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str],
+           languages: Sequence[Sequence[tuple[int, int]]] = ()) -> list[list[Found]]:
     """Per text, every name found by its shape (see the module notes) whose label is among ``labels``.
 
     Args:
         ner_names: The names NER found in the instance (for sibling codes and initialisms).
+        languages: Per text, the spans of the languages and nationalities found in it (for renderings).
     """
     wanted = set(labels)
     out: list[list[Found]] = []
-    for t in texts:
+    for i, t in enumerate(texts):
         found: list[Found] = []
         if "TAXON" in wanted:
             found += taxa(t)
         if "SCRIPT" in wanted:
-            found += scripts(t)
+            found += scripts(t) + renderings(t, languages[i] if i < len(languages) else ())
         if "EVENT" in wanted:
             found += events(t)
         if "PROPN" in wanted:

@@ -187,7 +187,8 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
     for m in found:
         by_key.setdefault(norm(m.text), []).append(m)
     for key in [k for k in by_key if re.search(r"[^\W\d_]s$", k)]:  # "Habsburgs" is a form of "Habsburg"
-        base = next((b for b in (key[:-1], key[:-2]) if b in by_key and b != key), None)
+        bases = (key[:-1], key[:-2]) if key.endswith("es") else (key[:-1],)  # "acidus" is no plural of "acid"
+        base = next((b for b in bases if b in by_key and b != key), None)
         if base is not None:
             by_key[base] += [_with(m, text=m.text[:len(m.text) - len(key) + len(base)])
                              for m in by_key.pop(key)]

@@ -102,8 +102,18 @@ def _name_words() -> dict[str, frozenset[str]]:
                                                                  "first_names_female")))),
         "family": frozenset(_ascii_words(_faker_lists("person", ("last_names",)))),
         "place": frozenset(_ascii_words(_faker_lists("address", ("cities", "counties", "states", "countries",
-                                                                  "regions")))),
+                                                                  "regions"))
+                                           + [w for w in _ascii_words(_world_regions()) if not is_word(w)])),
     }
+
+
+def _world_regions() -> list[str]:
+    """The continents and regions countryinfo files its countries under ("Europe", "Melanesia", "Caribbean"; their
+    ordinary words, "Eastern", "Sub", stay out)."""
+    import countryinfo
+
+    return sorted({r for c in countryinfo.all_countries() for k in ("region", "subregion")
+                   if (r := c.info().get(k) or "")})
 
 
 @cache
