@@ -112,8 +112,8 @@ def _world_regions() -> list[str]:
     ordinary words, "Eastern", "Sub", stay out)."""
     import countryinfo
 
-    return sorted({r for c in countryinfo.all_countries() for k in ("region", "subregion")
-                   if (r := c.info().get(k) or "")})
+    return sorted({str(r) for c in countryinfo.all_countries() for k in ("region", "subregion")
+                   if (r := c.info().get(k))})
 
 
 @cache
