@@ -99,7 +99,9 @@ _NEXT_RENDERING = re.compile(r"[\"'”’)*]*(?:,\s*|\s+or\s+|\s*/\s*)[\"'“‘
 
 
 def _foreign(word: str) -> bool:
-    """True for a lower-case word that English neither writes nor uses ("alteri", "alquemie"; not "albedo")."""
+    """True for a lower-case word that English neither writes nor uses ("alteri", "alquemie"; not "albedo",
+    nor "economy's")."""
+    word = re.sub(r"['’]s$", "", word)
     return len(word) >= 3 and word[:1].islower() and not is_word(word) and not is_common(word, 3.0)
 
 
