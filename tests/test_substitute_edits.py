@@ -208,3 +208,11 @@ def test_a_mapping_edited_by_hand_wins_over_the_reviewer(tmp_path: Path) -> None
     assert again.instances == first.instances
     review = again.audit[0]["review"]
     assert review["added"] == [] and review["restored"] == [] and len(review["ignored"]) == 3
+
+
+def test_a_common_word_in_lower_case_is_no_suspect() -> None:
+    from ragability_gen.substitute.scan import scan
+
+    text = "He played in midfield for Ballymore Rovers."
+    suspects = scan({"c": text}, {"c": text}, {"midfield", "ballymore"}, set(), {})
+    assert [(s.text, s.kind) for s in suspects] == [("Ballymore", "name")]

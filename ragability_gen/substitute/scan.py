@@ -48,6 +48,12 @@ class Suspect:
         return {"field": self.field, "text": self.text, "kind": self.kind}
 
 
+def _plain(word: str) -> bool:
+    """True for an ordinary English word, or a common one written in lower case (a lower-case word is no name:
+    "midfield" is common although the dictionary behind ``ordinary`` predates it)."""
+    return ordinary(word) or (word.islower() and is_common(word))
+
+
 def _kept_word(word: str) -> bool:
     low = re.sub(r"['’]s?$", "", word.casefold())
     word = word[:len(low)]
@@ -118,8 +124,8 @@ def scan(old: Mapping[str, str], new: Mapping[str, str], names: set[str], invent
             low = w.casefold()
             if low in invented or _kept_word(w):
                 continue
-            if _base(w, names) is not None and (not ordinary(w) or (w[:1].isupper()
-                                                                     and not sentence_start(text, m.start()))):
+            if _base(w, names) is not None and (not _plain(w) or (w[:1].isupper()
+                                                                   and not sentence_start(text, m.start()))):
                 add(field, w, "name")
             elif w[:1].isupper() and (c := country_of(w)) is not None and id(c) in in_countries:
                 add(field, w, "country")
@@ -130,7 +136,7 @@ def scan(old: Mapping[str, str], new: Mapping[str, str], names: set[str], invent
                 continue
             words = [text[s + a:s + b] for a, b in parts(text[s:e])]
             if any(_base(w, names) is not None and w.casefold() not in invented and not _kept_word(w)
-                   and (not ordinary(w) or (w[:1].isupper() and not sentence_start(text, s))) for w in words):
+                   and (not _plain(w) or (w[:1].isupper() and not sentence_start(text, s))) for w in words):
                 add(field, text[s:e], "ner")
         for _, _, rendering, _ in scripts(text):
             add(field, rendering, "script")
