@@ -187,3 +187,11 @@ def test_a_latin_ending_is_no_plural() -> None:
     assert {"acid", "acidus", "habsburg"} <= set(table.entities) and "habsburgs" not in table.entities
     new = rewrite(text, table, [], None, None).new
     assert " acid " in new and "acidus" not in new and "Habsburg" not in new
+
+
+def test_person_shaped_pairs() -> None:
+    from ragability_gen.substitute.names import person_shaped
+
+    assert person_shaped(["Emil", "Post"]) and person_shaped(["Alonzo", "Church"])
+    assert not person_shaped(["Albert", "Hall"]) and not person_shaped(["Trinity", "Church"])
+    assert not person_shaped([]) and not person_shaped(["Church"]) and not person_shaped(["Emil", "Post", "Road"])

@@ -140,11 +140,12 @@ def person_shaped(words: list[str]) -> bool:
     """True for "Given Family" where NER saw an organisation: "Emil Post", "Alonzo Church" (a given name,
     or an uncommon word that is no place, then a family name), whose second word is no designator there
     but a surname."""
-    first = words[0].casefold() if words else ""
-    given = first in _given_names() or (words[0][1:].islower() and not is_common(first)
-                                        and first not in _name_words()["place"])
-    return (len(words) == 2 and given and is_surname(words[1])
-            and words[1][:1].isupper() and words[1].casefold() not in _BUILDINGS)
+    if len(words) != 2 or not words[1][:1].isupper() or not is_surname(words[1]) \
+            or words[1].casefold() in _BUILDINGS:
+        return False
+    first = words[0].casefold()
+    return first in _given_names() or (words[0][1:].islower() and not is_common(first)
+                                       and first not in _name_words()["place"])
 
 
 _BUILDINGS = frozenset("hall park street square station bridge tower house college school road gate gardens "
@@ -192,11 +193,11 @@ def is_known_name(word: str) -> bool:
 
 @cache
 def _lexicon() -> frozenset[str]:
-    """Webster's Second International as the ``english-words`` package ships it (236,000 entries), with
-    capitals kept: common nouns and adjectives are written in lower case there, proper names capitalised."""
+    """The lower-case entries of Webster's Second International as the ``english-words`` package ships it
+    (capitals kept there: common nouns and adjectives are written in lower case, proper names capitalised)."""
     from english_words import get_english_words_set
 
-    return frozenset(get_english_words_set(["web2"], alpha=True))
+    return frozenset(w for w in get_english_words_set(["web2"], alpha=True) if w.islower())
 
 
 @lru_cache(maxsize=1 << 17)
