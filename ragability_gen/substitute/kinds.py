@@ -6,7 +6,8 @@ A small English NER model reads "Lynx pardinus" as an animal and a lower-case wo
 here by its shape and handed to the mapping like any NER mention:
 
 - TAXON: a scientific binomial, a capitalised genus and a Latin epithet that is no English word
-  ("Lynx pardinus"; "L. pardinus" then follows through the epithet);
+  ("Lynx pardinus"; "L. pardinus" then follows through the epithet), and a binomial or trinomial with
+  its genus abbreviated ("P. c. cristatus");
 - SCRIPT: a word in a non-Latin script, a word romanised from one ("Kyōto", "al-muʾminīn"), a foreign
   word right after a language's name ("Latin alteri"), and a bracketed IPA transcription;
 - PROPN: the name such a rendering follows in brackets ("Kyoto (Japanese: ...)");
@@ -27,6 +28,8 @@ from .places import country_of
 from .words import never_name, sentence_start
 
 _BINOMIAL = re.compile(r"(?<![\w.])([A-Z][a-z]{2,})\s+([a-z]{3,})(?!\w)")
+_ABBREVIATED = re.compile(r"(?<![\w.])[A-Z]\.\s+(?:[a-z]\.\s+)?([a-z]{3,})(?:\s+([a-z]{3,}))?(?!\w)")
+"""An abbreviated genus, maybe a species initial, and one or two epithets: "P. cristata", "P. c. cristatus"."""
 _LATIN_END = re.compile(r"(?:us|a|um|is|ae|ii|i|es|ensis|ica|icus|ata|atus|oides|ops|ina|ana|ora|ix|ex|on)$")
 _SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0700-\u08ff"
                      r"\u0900-\u0dff\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u10a0-\u10ff\u1100-\u11ff\u1200-\u137f"
@@ -63,12 +66,22 @@ def taxa(text: str) -> list[Found]:
     out = []
     for m in _BINOMIAL.finditer(text):
         genus, epithet = m[1], m[2]
-        if never_name(genus) or is_common(epithet, 3.0) or not _LATIN_END.search(epithet):
+        if never_name(genus) or not _latin(epithet):
             continue  # "fennica" (1.4), "vulgaris" (2.6), "sapiens" (3.0) are rare; "arena" is not
         if is_common(genus, 4.0):
             continue  # "Roman basilica", "Several species": no genus
         out.append((m.start(), m.end(), m[0], "TAXON"))
+    for m in _ABBREVIATED.finditer(text):
+        epithets = [e for e in (m[1], m[2]) if e and _latin(e)]
+        if epithets and epithets[0] == m[1]:
+            end = m.end(2) if len(epithets) == 2 else m.end(1)
+            out.append((m.start(), end, text[m.start():end], "TAXON"))
     return out
+
+
+def _latin(epithet: str) -> bool:
+    """True for a rare word that ends as Latin does: "cristatus", "septentrionalis"; not "arena" or "sapiens"."""
+    return not is_common(epithet, 3.0) and _LATIN_END.search(epithet) is not None
 
 
 def scripts(text: str) -> list[Found]:
