@@ -328,7 +328,8 @@ class _Group:
         ner_names = [m.text for m in found]
         languages = [[(m.start, m.end) for m in found if m.field == first_field[t] and m.label in ("NORP", "LANGUAGE")]
                      for t in self.texts]
-        for t, more in zip(self.texts, shaped(self.texts, ner_names, labels, languages), strict=True):
+        spans = [[(s, e) for s, e, label in infos[t].ents if label in ENTITY_TYPES] for t in self.texts]
+        for t, more in zip(self.texts, shaped(self.texts, ner_names, labels, languages, spans), strict=True):
             found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
         return found
 

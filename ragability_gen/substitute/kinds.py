@@ -9,7 +9,8 @@ here by its shape and handed to the mapping like any NER mention:
   ("Lynx pardinus"; "L. pardinus" then follows through the epithet), and a binomial or trinomial with
   its genus abbreviated ("P. c. cristatus");
 - SCRIPT: a word in a non-Latin script, a word romanised from one ("Kyōto", "al-muʾminīn"), a foreign
-  word right after a language's name ("Latin alteri"), and a bracketed IPA transcription;
+  word right after a language's name ("Latin alteri") or in lower case inside a name ("Union des
+  républiques"), and a bracketed IPA transcription;
 - PROPN: the name such a rendering follows in brackets ("Kyoto (Japanese: ...)");
 - EVENT: a named event or period that would date the instance ("Second World War", "the Great
   Depression", "Renaissance"), even inside a date NER found;
@@ -23,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
+from .entities import FUNCTION
 from .names import is_common, is_word
 from .places import country_of
 from .words import never_name, sentence_start
@@ -115,7 +117,7 @@ def _foreign(word: str) -> bool:
     """True for a lower-case word that English neither writes nor uses ("alteri", "alquemie"; not "albedo",
     nor "economy's")."""
     word = re.sub(r"['’]s$", "", word)
-    return len(word) >= 3 and word[:1].islower() and not is_word(word) and not is_common(word, 3.0)
+    return _rare_lower(word) and not is_word(word)
 
 
 def renderings(text: str, labels: Iterable[tuple[int, int]]) -> list[Found]:
@@ -136,6 +138,36 @@ def renderings(text: str, labels: Iterable[tuple[int, int]]) -> list[Found]:
                 break
             pos = more.end()
     return out
+
+
+_NEXT_WORD = re.compile(r"[ \t]*([^\W\d_](?:[^\W\d_]|['’ʾʿ-](?=[^\W\d_]))*)")
+
+
+def foreign_in_names(text: str, spans: Iterable[tuple[int, int]]) -> list[Found]:
+    """Foreign words in lower case inside a name NER found, or going on from it through function words
+    ("Union des républiques socialistes soviétiques"): NER keeps a name to its capitals, and the mapping
+    keeps lower-case parts, so such words would stay and tell the name. At most six words past the span."""
+    out: list[Found] = []
+    for start, end in spans:
+        pos, past, seen = start, 0, False
+        while (m := _NEXT_WORD.match(text, pos)) is not None:
+            word = m[1]
+            # English hardly knows it (not "endosymbiotic" of a span NER got wrong); after one such word, the
+            # dictionary is not asked ("socialistes" looks English by its stem)
+            foreign = word.casefold() not in FUNCTION and _rare_lower(word, 1.0) and (seen or not is_word(word))
+            if m.start(1) >= end:
+                if past == 6 or not (foreign or word.casefold() in FUNCTION):
+                    break
+                past += 1
+            if foreign:
+                out.append((m.start(1), m.end(1), word, "SCRIPT"))
+                seen = True
+            pos = m.end()
+    return out
+
+
+def _rare_lower(word: str, below: float = 3.0) -> bool:
+    return len(word) >= 3 and word[:1].islower() and not is_common(word, below)
 
 
 def events(text: str) -> list[Found]:
@@ -184,12 +216,14 @@ def initialisms(texts: Sequence[str], names: Iterable[str]) -> list[list[Found]]
 
 
 def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str],
-           languages: Sequence[Sequence[tuple[int, int]]] = ()) -> list[list[Found]]:
+           languages: Sequence[Sequence[tuple[int, int]]] = (),
+           names: Sequence[Sequence[tuple[int, int]]] = ()) -> list[list[Found]]:
     """Per text, every name found by its shape (see the module notes) whose label is among ``labels``.
 
     Args:
         ner_names: The names NER found in the instance (for sibling codes and initialisms).
         languages: Per text, the spans of the languages and nationalities found in it (for renderings).
+        names: Per text, the spans NER found names in (for foreign words inside names).
     """
     wanted = set(labels)
     out: list[list[Found]] = []
@@ -199,6 +233,7 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
             found += taxa(t)
         if "SCRIPT" in wanted:
             found += scripts(t) + renderings(t, languages[i] if i < len(languages) else ())
+            found += foreign_in_names(t, names[i] if i < len(names) else ())
         if "EVENT" in wanted:
             found += events(t)
         if "PROPN" in wanted:
