@@ -25,6 +25,8 @@ from ragability_gen.core.progress import Progress, emit
 from ragability_gen.errors import LLMError
 from ragability_gen.llm.client import LLM, complete_json
 
+from .names import is_word
+
 REVIEW_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["names", "not_english"],
@@ -113,8 +115,10 @@ def occurs(phrase: str, texts: Iterable[str]) -> bool:
 def plan(finding: Finding, originals: Sequence[str], part_map: Mapping[str, str]) -> tuple[list[str], set[str]]:
     """The names to add and the original parts to keep, from one finding; fills its added/restored/ignored.
 
-    A name counts when it occurs in the original texts; a broken word when it is an invented part
-    (its original is then kept as it was).
+    A name counts when it occurs in the original texts; a broken word when it is an invented part whose
+    original the dictionary writes in lower case ("born" taken for a name: it is then kept as it was). An
+    invented part that stands for a name ("Charles", "Isaura") stays, however the reviewer reads it:
+    restoring it would put the real name back.
     """
     inverse: dict[str, str] = {}
     for old, new in part_map.items():
@@ -129,7 +133,7 @@ def plan(finding: Finding, originals: Sequence[str], part_map: Mapping[str, str]
             finding.ignored.append(name)
     for word in finding.not_english:
         original = inverse.get(word.strip(".,;:!?\"'()").casefold())
-        if original is not None:
+        if original is not None and is_word(original):
             keep.add(original)
             finding.restored.append(word)
         else:
