@@ -321,16 +321,15 @@ def _link_derived(table: Table, present: Callable[[str], bool]) -> list[Entity]:
         new = table.part_map.get(key)
         if new is None or key in table.keep or not place[:1].isupper() or country_of(place) is not None:
             continue
-        for form in derived_forms(place):
-            base = form[:-1] if form.endswith("s") and present(form) and not present(form[:-1]) else form
-            if not present(base) or norm(base) in table.keep or is_word(base):
+        for form in derived_forms(place):  # present() and the aliases take plurals along ("Texans")
+            if not present(form) or norm(form) in table.keep or is_word(form):
                 continue  # "Commander" of "Command", "Designer" of "Design" are words of their own
-            if is_known_name(base) and label not in ("GPE", "LOC", "FAC"):
+            if is_known_name(form) and label not in ("GPE", "LOC", "FAC"):
                 continue  # "Julian" beside "Julia MacRae Books" is a given name; "Roman" beside "Rome" follows it
-            table.part_map[norm(base)] = demonym_for(new, base)
-            if norm(base) not in table.entities:
-                table.entities[norm(base)] = Entity(norm(base), "NORP", base, [base])
-                added.append(table.entities[norm(base)])
+            table.part_map[norm(form)] = demonym_for(new, form)
+            if norm(form) not in table.entities:
+                table.entities[norm(form)] = Entity(norm(form), "NORP", form, [form])
+                added.append(table.entities[norm(form)])
     return added
 
 

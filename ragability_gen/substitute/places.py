@@ -81,14 +81,14 @@ def demonym_for(place: str, original_demonym: str) -> str:
     return (stem.rstrip("aeiouy") or stem) + ending
 
 
-_DERIVED_ENDINGS = ("ians", "eans", "ans", "ns", "ers", "ese", "ian", "ean", "an", "n", "er")
+_DERIVED_ENDINGS = ("ese", "ian", "ean", "an", "n", "er")
 
 
 def derived_forms(place: str) -> list[str]:
     """The demonyms and adjectives a place's name may form by the regular endings, longest first: "Asia" ->
     "Asian", "Europe" -> "European", "Texas" -> "Texan", "Boston" -> "Bostonian", "London" -> "Londoner",
-    "Sicily" -> "Sicilian", "Vienna" -> "Viennese" (with plurals). Which of them an instance holds decides
-    which follow the place; irregular ones ("Mancunian") are not found."""
+    "Sicily" -> "Sicilian", "Vienna" -> "Viennese". Which of them an instance holds, also in the plural
+    ("Texans"), decides which follow the place; irregular ones ("Mancunian") are not found."""
     stems = {place, place[:-1]} if place[-1:] in "aeiosy" and len(place) > 3 else {place}
     return sorted({stem + end for stem in stems for end in _DERIVED_ENDINGS} - {place}, key=lambda f: (-len(f), f))
 
