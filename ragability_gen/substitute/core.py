@@ -326,10 +326,13 @@ class _Group:
                           for m in _CAPITAL.finditer(value)
                           if not _URL.fullmatch(value.strip()) and not ordinary(m[0]) and not never_name(m[0])]
         ner_names = [m.text for m in found]
-        languages = [[(m.start, m.end) for m in found if m.field == first_field[t] and m.label in ("NORP", "LANGUAGE")]
-                     for t in self.texts]
+        languages: dict[str, list[tuple[int, int]]] = {}  # field -> spans of its languages and nationalities
+        for m in found:
+            if m.label in ("NORP", "LANGUAGE"):
+                languages.setdefault(m.field, []).append((m.start, m.end))
         spans = [[(s, e) for s, e, label in infos[t].ents if label in ENTITY_TYPES] for t in self.texts]
-        for t, more in zip(self.texts, shaped(self.texts, ner_names, labels, languages, spans), strict=True):
+        by_text = [languages.get(first_field[t], []) for t in self.texts]
+        for t, more in zip(self.texts, shaped(self.texts, ner_names, labels, by_text, spans), strict=True):
             found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
         return found
 

@@ -41,8 +41,9 @@ _SCRIPT = re.compile(r"[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u06
                      r"\u0900-\u0dff\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u10a0-\u10ff\u1100-\u11ff\u1200-\u137f"
                      r"\u1380-\u139f\u1f00-\u1fff\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
                      r"\uac00-\ud7af\uf900-\ufaff\ufb1d-\ufdff\ufe70-\ufeff'’-]*")
-_ROMANISED = re.compile(r"(?<![\w'’-])(?=ʼ|[\w'’ʾʿʼʻ-]*[āēīōūȳǖĀĒĪŌŪȲḍḥḷṃṇṛṣṭẓḌḤḶṂṆṚṢṬẒǎǐǒǔʾʿʻ])"
-                        r"[^\W\d_](?:[^\W\d_]|['’ʾʿʼʻ-](?=[^\W\d_]))*")
+_WORD = r"[^\W\d_](?:[^\W\d_]|['’ʾʿʼʻ-](?=[^\W\d_]))*"
+"""A word of letters, with apostrophes, hamza, ayn and hyphens inside ("muʾminīn", "l'épopée", "Kitō-ryū")."""
+_ROMANISED = re.compile(r"(?<![\w'’-])(?=ʼ|[\w'’ʾʿʼʻ-]*[āēīōūȳǖĀĒĪŌŪȲḍḥḷṃṇṛṣṭẓḌḤḶṂṆṚṢṬẒǎǐǒǔʾʿʻ])" + _WORD)
 """A word romanised from another script: long vowels, dots below, pinyin tones, hamza and ayn ("Kyōto",
 "amīr", "al-muʾminīn"). No English word and no word of a Latin-script language beside English carries
 these marks, so such a word is a rendering of a name (or of a term that names its place) like "Москва"."""
@@ -109,15 +110,16 @@ def rendered(text: str) -> list[Found]:
 
 
 _AFTER_LABEL = re.compile(r"[:,]?\s+(?:(?:word|words|term|name|form)\s+)?[\"'“‘(*]*")
-_RENDERING_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['’ʾʿ-](?=[^\W\d_]))*")
+_RENDERING_WORD = re.compile(_WORD)
 _NEXT_RENDERING = re.compile(r"[\"'”’)*]*(?:,\s*|\s+or\s+|\s*/\s*)[\"'“‘(*]*")
 
 
-def _foreign(word: str) -> bool:
+def _foreign(word: str, below: float = 3.0, dictionary: bool = True) -> bool:
     """True for a lower-case word that English neither writes nor uses ("alteri", "alquemie"; not "albedo",
-    nor "economy's")."""
+    nor "economy's"): rarer than Zipf ``below`` and, unless ``dictionary`` is off, no dictionary entry."""
     word = re.sub(r"['’]s$", "", word)
-    return _rare_lower(word) and not is_word(word)
+    return (len(word) >= 3 and word[:1].islower() and not is_common(word, below)
+            and not (dictionary and is_word(word)))
 
 
 def renderings(text: str, labels: Iterable[tuple[int, int]]) -> list[Found]:
@@ -140,7 +142,7 @@ def renderings(text: str, labels: Iterable[tuple[int, int]]) -> list[Found]:
     return out
 
 
-_NEXT_WORD = re.compile(r"[ \t]*([^\W\d_](?:[^\W\d_]|['’ʾʿ-](?=[^\W\d_]))*)")
+_NEXT_WORD = re.compile(r"[ \t]*(" + _WORD + ")")
 
 
 def foreign_in_names(text: str, spans: Iterable[tuple[int, int]]) -> list[Found]:
@@ -154,7 +156,7 @@ def foreign_in_names(text: str, spans: Iterable[tuple[int, int]]) -> list[Found]
             word = m[1]
             # English hardly knows it (not "endosymbiotic" of a span NER got wrong); after one such word, the
             # dictionary is not asked ("socialistes" looks English by its stem)
-            foreign = word.casefold() not in FUNCTION and _rare_lower(word, 1.0) and (seen or not is_word(word))
+            foreign = word.casefold() not in FUNCTION and _foreign(word, 1.0, dictionary=not seen)
             if m.start(1) >= end:
                 if past == 6 or not (foreign or word.casefold() in FUNCTION):
                     break
@@ -164,10 +166,6 @@ def foreign_in_names(text: str, spans: Iterable[tuple[int, int]]) -> list[Found]
                 seen = True
             pos = m.end()
     return out
-
-
-def _rare_lower(word: str, below: float = 3.0) -> bool:
-    return len(word) >= 3 and word[:1].islower() and not is_common(word, below)
 
 
 def events(text: str) -> list[Found]:
@@ -216,8 +214,8 @@ def initialisms(texts: Sequence[str], names: Iterable[str]) -> list[list[Found]]
 
 
 def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str],
-           languages: Sequence[Sequence[tuple[int, int]]] = (),
-           names: Sequence[Sequence[tuple[int, int]]] = ()) -> list[list[Found]]:
+           languages: Sequence[Sequence[tuple[int, int]]], names: Sequence[Sequence[tuple[int, int]]]
+           ) -> list[list[Found]]:
     """Per text, every name found by its shape (see the module notes) whose label is among ``labels``.
 
     Args:
@@ -227,13 +225,12 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
     """
     wanted = set(labels)
     out: list[list[Found]] = []
-    for i, t in enumerate(texts):
+    for t, language_spans, name_spans in zip(texts, languages, names, strict=True):
         found: list[Found] = []
         if "TAXON" in wanted:
             found += taxa(t)
         if "SCRIPT" in wanted:
-            found += scripts(t) + renderings(t, languages[i] if i < len(languages) else ())
-            found += foreign_in_names(t, names[i] if i < len(names) else ())
+            found += scripts(t) + renderings(t, language_spans) + foreign_in_names(t, name_spans)
         if "EVENT" in wanted:
             found += events(t)
         if "PROPN" in wanted:
