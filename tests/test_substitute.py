@@ -274,10 +274,10 @@ def test_cli_missing_model(cli, demo_tsv: Path, tmp_path: Path, monkeypatch: pyt
     (["missing.tsv", "-o", "x.tsv"], "error: missing.tsv: no such file\n"),
     (["{demo}", "-o", "x.tsv", "--types", "PERSON,CITY"],
      "error: types: unknown entity type 'CITY' (known: PERSON, NORP, FAC, ORG, GPE, LOC, PRODUCT, EVENT, "
-     "WORK_OF_ART, LAW, LANGUAGE, PROPN, TAXON, SCRIPT)\n"),
+     "WORK_OF_ART, LAW, LANGUAGE, PROPN, TAXON, SCRIPT, CURRENCY)\n"),
     (["{demo}", "-o", "x.tsv", "--types", " ,"],
      "error: types: no entity type given (known: PERSON, NORP, FAC, ORG, GPE, LOC, PRODUCT, EVENT, WORK_OF_ART, "
-     "LAW, LANGUAGE, PROPN, TAXON, SCRIPT)\n"),
+     "LAW, LANGUAGE, PROPN, TAXON, SCRIPT, CURRENCY)\n"),
     (["{demo}", "-o", "x.tsv", "--types", "DATE"],
      "error: types: DATE is no entity type to replace; dates are shifted unless turned off (--no-dates)\n"),
     (["{demo}", "-o", "x.tsv", "--mapping", "x.tsv"], "error: x.tsv: the mapping file must not be the same file as "

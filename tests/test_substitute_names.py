@@ -195,3 +195,37 @@ def test_person_shaped_pairs() -> None:
     assert person_shaped(["Emil", "Post"]) and person_shaped(["Alonzo", "Church"])
     assert not person_shaped(["Albert", "Hall"]) and not person_shaped(["Trinity", "Church"])
     assert not person_shaped([]) and not person_shaped(["Church"]) and not person_shaped(["Emil", "Post", "Road"])
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("Estonia replaced the ruble with the kroon (EEK).", ["kroon"]),  # a code after it; "ruble" has no evidence
+    ("The rate was 8 Estonian kroons for 1 German mark.", ["kroons"]),  # an amount before it ("mark" is a word)
+    ("Coins of 50 kwanzas were struck; the zloty and the forint floated.", ["kwanzas", "zloty", "forint"]),
+    ("Kroon notes replaced the old currency.", ["Kroon"]),  # a word of money anywhere in the text
+    ("He drank a dram of whisky in the austral summer.", []),  # no money spoken of: words of their own
+    ("The dollar, the euro, the yen and the peso are currencies.", []),  # as common as "lira" or more
+])
+def test_currency_units_english_hardly_uses(text: str, found: list[str]) -> None:
+    from ragability_gen.substitute.kinds import currencies
+
+    assert [(w, label) for _, _, w, label in currencies(text)] == [(w, "CURRENCY") for w in found]
+    assert all(text[a:b] == w for a, b, w, _ in currencies(text))
+
+
+def test_a_lower_case_name_opening_a_sentence_is_capitalised() -> None:
+    text = "Kroon notes came in 1992; the kroon (EEK) lasted. 8 kroons bought little."
+    table = build_table([mention(text, "kroon", "CURRENCY")], maker())
+    new = rewrite(text, table, [], None, None).new
+    unit = table.part_map["kroon"]
+    assert unit.islower()
+    assert new == (f"{unit.capitalize()} notes came in 1992; the {unit} (EEK) lasted. 8 {unit}s bought little.")
+
+
+def test_foreign_words_of_names_nobody_tagged() -> None:
+    from ragability_gen.substitute.kinds import foreign_in_names, scripts
+
+    text = "It played on the Union des républiques socialistes soviétiques and the book Hudud ul-'alam."
+    assert [w for _, _, w, _ in foreign_in_names(text, [])] == ["républiques", "socialistes", "soviétiques"]
+    assert [w for _, _, w, _ in foreign_in_names(text, [(17, 38)])] == ["républiques", "socialistes", "soviétiques"]
+    assert [w for _, _, w, _ in scripts(text)] == ["ul-'alam"]
+    assert [w for _, _, w, _ in scripts("An at-risk, as-is, al-Qaeda list.")] == ["al-Qaeda"]  # no English hyphen

@@ -20,10 +20,10 @@ RARE_NAME_ZIPF = 1.5
 """Below this Zipf frequency a capitalised word is a name even where a sentence starts ("Tamazight" 1.3)."""
 
 ENTITY_TYPES = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
-                "LANGUAGE", "PROPN", "TAXON", "SCRIPT")
+                "LANGUAGE", "PROPN", "TAXON", "SCRIPT", "CURRENCY")
 """Labels of the names that are replaced, in the order their parts get a style (persons first): spaCy's
-entity labels, PROPN for proper nouns the NER model missed (see ``propn_mentions``), and TAXON and SCRIPT
-for binomials and non-Latin or IPA renderings (see ``kinds``)."""
+entity labels, PROPN for proper nouns the NER model missed (see ``propn_mentions``), TAXON and SCRIPT
+for binomials and non-Latin or IPA renderings, and CURRENCY for currency units (see ``kinds``)."""
 
 FUNCTION = frozenset("of the and & de la le les du des der den van von da di del della y al el bin ibn for on in "
                      "at upon to a an all".split())
@@ -130,6 +130,8 @@ def styled(new: str, old: str) -> str:
         return new.upper()
     if old.islower():
         return new.lower()
+    if old[:1].isupper() and new[:1].islower():  # a lower-case part opening a sentence: "Kroon", "Alteri"
+        return new[:1].upper() + new[1:]
     return new
 
 
@@ -239,6 +241,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if span is None:
             continue
         s, e = span
+        if label == "PERSON":
+            s = _given_before(text, s, ents)
         ps = [(s + a, s + b) for a, b in parts(text[s:e])]
         words = [text[a:b] for a, b in ps]
         if not any(w[:1].isalpha() for w in words):
@@ -266,6 +270,24 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
     return out
 
 
+_WORD_BEFORE = re.compile(r"(?<![\w'’.-])[^\W\d_][^\W\d_'’-]+ $")
+
+
+def _given_before(text: str, start: int, ents: Sequence[tuple[int, int, str]]) -> int:
+    """The start of a person's name, with a capitalised word right before the span NER found, which is no
+    common or dictionary word, title or other entity: "Émile" of "• Émile Durkheim", where the small model tags "Émile"
+    an adjective and NER begins the name at "Durkheim"."""
+    m = _WORD_BEFORE.search(text, max(0, start - 40), start)
+    if m is None:
+        return start
+    word = m[0][:-1]
+    if not word[:1].isupper() or ordinary(word) or _kept(word, True) or is_word(word.lower()):
+        return start  # "Mythologist Joseph Campbell": a word of the dictionary, no given name
+    if any(a < start and m.start() < b for a, b, _ in ents):
+        return start
+    return m.start()
+
+
 _SEPARATOR = re.compile(r":\s|\||\n|\t")
 
 
@@ -287,7 +309,8 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
     name by ``is_name``, it has no digits and no month, and one of its words other than designators,
     titles and initials is not a common English word ("Buildings A", "Located", "Liberal" are no
     names; wordfreq's counts are case-blind, so a well-known name such as "Dublin" counts as common
-    too and is left to NER).
+    too and is left to NER). A run of several words opening a sentence counts also when its first word is
+    neither common nor in the dictionary ("Émile Durkheim", "Émile" tagged an adjective).
     """
     covered = [(s, e) for s, e, label in ents if label in ENTITY_TYPES]
     runs: list[list[int]] = []
@@ -309,6 +332,9 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words)
                 or all(ordinary(w) for w in content)):
             continue
-        if is_name(s):
+        if is_name(s) or (len(words) > 1 and not ordinary(words[0]) and not is_word(words[0].lower())
+                          and not never_name(words[0])):
+            # "Émile Durkheim" opening a list item, with "Émile" tagged an adjective: a rare first word that
+            # the dictionary lacks, and more capitals after it, make a name ("Albedo Measurements" is none)
             out.append(Mention(field_name, s, e, text[s:e], "PROPN"))
     return out

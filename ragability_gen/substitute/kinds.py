@@ -12,6 +12,8 @@ here by its shape and handed to the mapping like any NER mention:
   word right after a language's name ("Latin alteri") or in lower case inside a name ("Union des
   républiques"), and a bracketed IPA transcription;
 - PROPN: the name such a rendering follows in brackets ("Kyoto (Japanese: ...)");
+- CURRENCY: a currency unit English hardly uses, where the text speaks of money ("50 kwanzas", "the
+  kroon (EEK)"): it names its country as well as the country's name does;
 - EVENT: a named event or period that would date the instance ("Second World War", "the Great
   Depression", "Renaissance"), even inside a date NER found;
 - ORG: the other upper-case codes of a parenthesised list ("(ESP)") once one of them is a name or a
@@ -26,7 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from .entities import FUNCTION
 from .names import is_common, is_word
-from .places import country_of
+from .places import country_of, currency_units
 from .words import never_name, sentence_start
 
 _BINOMIAL = re.compile(r"(?<![\w.])([A-Z][a-z]{2,})\s+([a-z]{3,})(?!\w)")
@@ -87,10 +89,16 @@ def _latin(epithet: str) -> bool:
     return not is_common(epithet, 3.0) and _LATIN_END.search(epithet) is not None
 
 
+_ARTICLED = re.compile(r"(?<![\w'’ʾʿ-])(?:al|el|ul)-['’ʾʿ]?[^\W\d_]{2,}(?:['’ʾʿ-][^\W\d_]+)*")
+"""A romanised Arabic word after its article in lower case: "ul-'alam" of "Hudud ul-'alam", "al-Qaeda"."""
+
+
 def scripts(text: str) -> list[Found]:
     """Words in a non-Latin script, romanised words, and IPA transcriptions in brackets or slashes."""
     out = [(m.start(), m.end(), m[0], "SCRIPT") for m in _SCRIPT.finditer(text)]
     out += [(m.start(), m.end(), m[0], "SCRIPT") for m in _ROMANISED.finditer(text) if not _SCRIPT.search(m[0])]
+    out += [(m.start(), m.end(), m[0], "SCRIPT") for m in _ARTICLED.finditer(text)
+            if not _ROMANISED.match(text, m.start())]
     for m in _IPA.finditer(text):
         body = m[0].strip()
         if body and any(c in _IPA_CHARS for c in body) and not _SCRIPT.search(body):
@@ -145,11 +153,19 @@ def renderings(text: str, labels: Iterable[tuple[int, int]]) -> list[Found]:
 _NEXT_WORD = re.compile(r"[ \t]*(" + _WORD + ")")
 
 
+_FOREIGN_NAME = re.compile(r"(?<![\w'’-])[A-Z][^\W\d_]*(?=[ \t]+(?:des|du|der|die|das|del|della|dei|degli|delle|dos|"
+                           r"las|los)[ \t]+[^\W\d_])")
+"""A capitalised word and a French, German, Italian, Spanish or Portuguese article: a foreign name starts
+("Union des républiques ...") whether NER found it there or not."""
+
+
 def foreign_in_names(text: str, spans: Iterable[tuple[int, int]]) -> list[Found]:
-    """Foreign words in lower case inside a name NER found, or going on from it through function words
-    ("Union des républiques socialistes soviétiques"): NER keeps a name to its capitals, and the mapping
-    keeps lower-case parts, so such words would stay and tell the name. At most six words past the span."""
+    """Foreign words in lower case inside a name NER found or one a foreign article shows, or going on from
+    it through function words ("Union des républiques socialistes soviétiques"): NER keeps a name to its
+    capitals, and the mapping keeps lower-case parts, so such words would stay and tell the name. At most
+    six words past the span."""
     out: list[Found] = []
+    spans = list(spans) + [(m.start(), m.end()) for m in _FOREIGN_NAME.finditer(text)]
     for start, end in spans:
         pos, past, seen = start, 0, False
         while (m := _NEXT_WORD.match(text, pos)) is not None:
@@ -165,6 +181,31 @@ def foreign_in_names(text: str, spans: Iterable[tuple[int, int]]) -> list[Found]
                 out.append((m.start(1), m.end(1), word, "SCRIPT"))
                 seen = True
             pos = m.end()
+    return list(dict.fromkeys(out))  # a name NER found and its article's span give the same words
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+_MONEY_CUE = re.compile(r"(?i)(?<!\w)(?:currenc(?:y|ies)|coins?|banknotes?|monetary|exchange rates?|pegged|"
+                        r"denominations?|minted|mints?)(?!\w)")
+_AMOUNT_BEFORE = re.compile(r"\d(?:[\d,.]*\d)?\s*(?:(?:million|billion|thousand|bn|m)\s+)?"
+                            r"(?:[A-Z][\w'’-]*\s+)?$")
+_CODE_AFTER = re.compile(r"\s*\([A-Z]{3}\)")
+
+
+def currencies(text: str) -> list[Found]:
+    """Currency units English hardly uses (see ``places.currency_units``), where the text speaks of money: an
+    amount before ("50 kwanzas", "8 Estonian kroons"), an ISO code after ("the kroon (EEK)"), or a word of
+    money anywhere in the text ("currency", "coins", "exchange rate"). "Dram" or "austral" elsewhere stay."""
+    units = currency_units()
+    cue: bool | None = None
+    out = []
+    for m in _LETTERS.finditer(text):
+        if m[0].casefold() not in units:
+            continue
+        if cue is None:
+            cue = _MONEY_CUE.search(text) is not None
+        if cue or _AMOUNT_BEFORE.search(text, max(0, m.start() - 40), m.start()) or _CODE_AFTER.match(text, m.end()):
+            out.append((m.start(), m.end(), m[0], "CURRENCY"))
     return out
 
 
@@ -231,6 +272,8 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
             found += taxa(t)
         if "SCRIPT" in wanted:
             found += scripts(t) + renderings(t, language_spans) + foreign_in_names(t, name_spans)
+        if "CURRENCY" in wanted:
+            found += currencies(t)
         if "EVENT" in wanted:
             found += events(t)
         if "PROPN" in wanted:

@@ -48,7 +48,9 @@ from .places import country_of, demonym_for, derived_forms, sibling_forms
 from .words import never_name
 
 _STYLE = {"PERSON": "family", "NORP": "demonym", "LANGUAGE": "demonym", "GPE": "place", "LOC": "place",
-          "FAC": "place", "SCRIPT": "place"}
+          "FAC": "place", "SCRIPT": "place", "CURRENCY": "place"}
+_WORDS_ARE_NAMES = ("TAXON", "SCRIPT", "CURRENCY")
+"""Labels whose lower-case words are names too ("Panthera leo", "Latin alteri", "50 kwanzas")."""
 
 
 @dataclass
@@ -216,7 +218,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
     spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
     for ent in ranked:
         for s in ent.surfaces:
-            if _exact(s) or any(ordinary(s[a:b]) and norm(s[a:b]) in table.part_map for a, b in parts(s)):
+            if _exact(s, ent.label) or any(ordinary(s[a:b]) and norm(s[a:b]) in table.part_map for a, b in parts(s)):
                 # "Politics of Angola" as a name, not "the politics of Angola" in a sentence
                 for variant in (shape(s), shape(s).upper()):  # "London", never "london"; "Turkey", not "turkey"
                     table.aliases.setdefault(variant, (ent.key, "exact"))
@@ -233,9 +235,12 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
     return table
 
 
-def _exact(surface: str) -> bool:
+def _exact(surface: str, label: str) -> bool:
     """True for an entity string matched only as written or in capitals: ordinary words only ("Born",
-    "Distance"), or one English word that is no known name ("Lynx": "lynx" is no name; "chile" is)."""
+    "Distance"), or one English word that is no known name ("Lynx": "lynx" is no name; "chile" is). A
+    lower-case name ("kroon", "alteri") is matched in any case: it also opens sentences ("Kroon notes")."""
+    if label in _WORDS_ARE_NAMES and surface[:1].islower():
+        return False
     words = [surface[x:y] for x, y in parts(surface)]
     if all(ordinary(w) or _kept(w, False) for w in words):
         return True
@@ -263,7 +268,7 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
     lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
     replace = [i for i, w in enumerate(words)  # a title after the name is a name: "Amanda Khan"
                if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
-    if ent.label in ("TAXON", "SCRIPT"):  # "Panthera leo": the lower-case epithet is as much a name as the genus
+    if ent.label in _WORDS_ARE_NAMES:  # "Panthera leo": the lower-case epithet is as much a name as the genus
         replace = [i for i, w in enumerate(words) if len(w) > 1 and w.isalpha() and w.casefold() not in FUNCTION]
     replace = [i for i in replace if norm(words[i]) not in table.keep]
     if not replace and any(norm(w) in table.keep for w in words):

@@ -6,6 +6,10 @@ When one of these is replaced and a sibling stays ("the French party" after "Fra
 so the mapping is maintained data rather than a list written here. Every form of a country found in
 an instance follows the one that was replaced: the place gets an invented name, its demonym the same
 stem with the original's ending ("Tenslo", "Tenslian"), and its code the new name's first letters.
+
+A country's currency tells it too ("50 kwanzas", "the kroon"): ``currency_units`` holds the unit words
+of the world's currencies, past and present, from the Unicode CLDR's English names (the ``babel``
+package), so that list is maintained data as well.
 """
 
 from __future__ import annotations
@@ -16,6 +20,9 @@ from dataclasses import dataclass
 from functools import cache
 
 _DEMONYM_ENDINGS = ("ians", "ans", "ese", "ish", "ian", "ic", "an", "i")
+CURRENCY_ZIPF = 3.0
+"""Currency units at least this common in English are ordinary words ("dollar", "euro", "peso", "yen",
+"rupee"; "won", "real", "mark"); rarer ones name their country to a reader ("kroon" 1.8, "zloty" 2.0)."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,26 @@ def codes() -> dict[str, Country]:
                 if 2 <= len(form) <= 4 and form.isupper() and form.isalpha():
                     out.setdefault(form, country)
     return out
+
+
+@cache
+def currency_units() -> frozenset[str]:
+    """The unit words, case-folded, singular and plural, of the currencies CLDR names in English ("Estonian
+    Kroon" -> "kroon", "kroons"; "Polish Zloty" -> "zloty", "zlotys") that English hardly uses (below
+    ``CURRENCY_ZIPF``); no units of account or metals (codes starting with X). Loaded once (about 0.3 s)."""
+    from babel.numbers import get_currency_name, list_currencies
+
+    from .names import is_common
+
+    out = set()
+    for code in sorted(list_currencies("en")):
+        if code.startswith("X"):
+            continue
+        for count in (1, 2):
+            unit = get_currency_name(code, count=count, locale="en").split()[-1].casefold()
+            if unit.isalpha() and not is_common(unit, CURRENCY_ZIPF):
+                out.add(unit)
+    return frozenset(out)
 
 
 def country_of(form: str) -> Country | None:
