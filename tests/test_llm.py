@@ -225,6 +225,67 @@ def test_llama_cpp_reply_format() -> None:
         {"type": "json_object", "schema": SCHEMA}]
 
 
+def test_a_refused_reply_format_is_remembered_by_the_cache(tmp_path: Path) -> None:
+    """A re-run answers from the cache with the endpoint down, and a new request is not first sent with the
+    reply format the endpoint refused in an earlier run."""
+    def llama_cpp(body: dict[str, Any]) -> Reply:
+        if body.get("response_format", {}).get("type") != "json_object":
+            return Reply(status=500, body=json.dumps({"error": {"message": "response_format: Input should be "
+                                                                           "'text' or 'json_object'"}}))
+        return Reply('{"colour": "red"}')
+
+    async def go(llm: LLM, messages: list[dict[str, str]]) -> Any:
+        try:
+            return await complete_json(llm, messages, SCHEMA)
+        finally:
+            await llm.aclose()
+
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    with ScriptedServer(llama_cpp) as server:
+        assert run(go(LLM(spec(server), cache=cache), MSG)).value == {"colour": "red"}
+        url = server.base_url
+    assert [r.body["response_format"]["type"] for r in server.requests] == ["json_schema", "json_object"]
+
+    down = LLM(LLMSpec(alias="scripted/m", model="m", base_url=url), cache=cache)  # the server is gone
+    assert run(go(down, MSG)).value == {"colour": "red"}
+    assert (down.usage.cache_hits, down.usage.http_requests) == (1, 0)
+
+    older = ResponseCache(tmp_path / "older.sqlite")  # a cache that holds the reply but not the refusal
+    reply_key = next(k for k, in cache._db.execute("SELECT key FROM replies WHERE value LIKE '%colour%'"))
+    older.put(reply_key, cache.get(reply_key) or {})
+    down = LLM(LLMSpec(alias="scripted/m", model="m", base_url=url), cache=older)
+    assert run(go(down, MSG)).value == {"colour": "red"}
+    assert (down.usage.cache_hits, down.usage.http_requests) == (1, 0)
+
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    with ScriptedServer(llama_cpp, port=port) as server:  # the endpoint is back: a request not cached yet
+        assert run(go(LLM(spec(server), cache=cache), [{"role": "user", "content": "And the sky?"}])).value == {
+            "colour": "red"}
+    assert [r.body["response_format"]["type"] for r in server.requests] == ["json_object"]
+
+
+def test_concurrent_requests_find_out_the_reply_format_once() -> None:
+    def llama_cpp(body: dict[str, Any]) -> Reply:
+        if body.get("response_format", {}).get("type") != "json_object":
+            return Reply(status=500, body=json.dumps({"error": {"message": "response_format: Input should be "
+                                                                           "'text' or 'json_object'"}}))
+        return Reply('{"colour": "red"}')
+
+    with ScriptedServer(llama_cpp) as server:
+        llm = LLM(spec(server), concurrency=8)
+
+        async def many() -> list[Any]:
+            try:
+                return await asyncio.gather(*(complete_json(llm, [{"role": "user", "content": f"Sky {i}?"}], SCHEMA)
+                                              for i in range(6)))
+            finally:
+                await llm.aclose()
+
+        assert [r.value for r in run(many())] == [{"colour": "red"}] * 6
+    kinds = [r.body["response_format"]["type"] for r in server.requests]
+    assert kinds == ["json_schema"] + ["json_object"] * 6  # one refusal, not one per request in flight
+
+
 def test_invalid_json_is_sent_back_with_the_error() -> None:
     replies = iter(["Sure! colour is blue", '```json\n{"colour": 3}\n```', '{"colour": "blue"}'])
     with ScriptedServer(lambda body: next(replies)) as server:

@@ -197,6 +197,8 @@ class LLM:
         self._formats: list[str] = {None: ["json_schema", "json_object"], True: ["json_schema"],
                                     "json_object": ["json_object"]}.get(spec.structured_output, [])  # type: ignore[call-overload]
         self._probing = spec.structured_output is None
+        self._probe_lock: asyncio.Lock = asyncio.Lock()
+        self._recalled = False  # whether the cache was asked which reply formats this endpoint refused before
 
     def _api_key(self) -> str:
         env = self.spec.api_key_env
@@ -240,13 +242,16 @@ class LLM:
                                               timeout=transport.timeout(self.spec.timeout),
                                               max_retries=self.spec.max_retries, http_client=http)
             self._sem = asyncio.Semaphore(self._concurrency)
+            self._probe_lock = asyncio.Lock()
         return self._client
 
     def _scrub(self, text: str) -> str:
         return scrub(text, self._secret)
 
-    def _format(self, schema: dict[str, Any] | None, schema_name: str) -> dict[str, Any] | None:
-        kind = self._formats[0] if schema is not None and self._formats else None
+    def _format(self, schema: dict[str, Any] | None, schema_name: str, kind: str | None = None
+                ) -> dict[str, Any] | None:
+        """The reply format to ask for: ``kind``, by default the first one still to try."""
+        kind = kind or (self._formats[0] if schema is not None and self._formats else None)
         if kind == "json_schema":
             return {"type": "json_schema", "json_schema": {"name": schema_name, "schema": schema}}
         if kind == "json_object":
@@ -273,34 +278,88 @@ class LLM:
         finally:
             _CALL_HTTP.reset(token)
 
+    def _refusal_key(self, kind: str) -> str:
+        """The cache key under which a refusal of reply format ``kind`` by this endpoint and model is kept."""
+        return ResponseCache.key(self.spec, [], {"refused_reply_format": kind})
+
+    def _recall_refusals(self) -> None:
+        """Drop the reply formats the cache says this endpoint refused in an earlier run, so a re-run neither
+        asks with them again nor misses replies cached under the format that was accepted."""
+        self._recalled = True
+        while self._probing and len(self._formats) > 0 and self.cache is not None \
+                and self.cache.get(self._refusal_key(self._formats[0])) is not None:
+            self._formats.pop(0)
+
+    def _cached(self, key: str) -> Completion | None:
+        hit = self.cache.get(key) if self.cache is not None else None
+        if hit is None:
+            return None
+        self.usage.cache_hits += 1
+        return Completion(hit["text"], hit.get("prompt_tokens", 0), hit.get("completion_tokens", 0), 0.0, True,
+                          hit.get("finish_reason"))
+
+    def _undecided(self, schema: dict[str, Any] | None) -> bool:
+        """Whether the reply format for ``schema`` is still to be found out (no request has been answered)."""
+        return schema is not None and self._probing and len(self._formats) > 0
+
+    async def _step(self, client: Any, messages: Sequence[Message], schema: dict[str, Any] | None,
+                    schema_name: str) -> Completion | tuple[str, Any] | None:
+        """One try with the reply format in use: a cached or shared reply, or the cache key and the endpoint's
+        reply, or None when the endpoint refused the format (then dropped, and remembered in the cache)."""
+        fmt = self._format(schema, schema_name)
+        # the key (a sorted JSON dump and a SHA-256 of the whole request) is only needed with a cache
+        key = ResponseCache.key(self.spec, messages, {"response_format": fmt} if fmt else {}) \
+            if self.cache is not None else ""
+        if self.cache is not None:
+            if (hit := self._cached(key)) is not None:
+                return hit
+            for i, kind in enumerate(self._formats[1:] if self._probing and fmt else [], 1):
+                # a reply cached under a later format: an earlier run found the ones before refused
+                later = ResponseCache.key(self.spec, messages, {"response_format": self._format(
+                    schema, schema_name, kind)})
+                if (hit := self._cached(later)) is not None:
+                    del self._formats[:i]
+                    return hit
+            if key in self._inflight:  # the same request is on its way: share its reply, as the cache would
+                self.usage.cache_hits += 1
+                return replace(await asyncio.shield(self._inflight[key]), cost=0.0, cached=True)
+            self._inflight[key] = asyncio.get_running_loop().create_future()
+        try:
+            resp = await self._ask(client, messages, fmt)
+        except LLMError as e:
+            self.usage.failed += 1
+            self._settle(key, error=e)
+            raise
+        if resp is not None:
+            return key, resp
+        self._settle(key, error=LLMError(f"{self.spec.alias}: reply format refused"))
+        # the endpoint refused this reply format: drop it and ask with the next one, and remember it
+        if self._formats and self._format(schema, schema_name) == fmt:
+            refused = self._formats.pop(0)
+            if self.cache is not None:
+                self.cache.put(self._refusal_key(refused), {"refused": True})
+        return None
+
     async def _complete(self, client: Any, messages: Sequence[Message], schema: dict[str, Any] | None,
                         schema_name: str, http: _CallHTTP) -> Completion:
+        if not self._recalled and schema is not None:
+            self._recall_refusals()
         while True:
-            fmt = self._format(schema, schema_name)
-            # the key (a sorted JSON dump and a SHA-256 of the whole request) is only needed with a cache
-            key = ResponseCache.key(self.spec, messages, {"response_format": fmt} if fmt else {}) \
-                if self.cache is not None else ""
-            if self.cache is not None:
-                if (hit := self.cache.get(key)) is not None:
-                    self.usage.cache_hits += 1
-                    return Completion(hit["text"], hit.get("prompt_tokens", 0), hit.get("completion_tokens", 0),
-                                      0.0, True, hit.get("finish_reason"))
-                if key in self._inflight:  # the same request is on its way: share its reply, as the cache would
-                    self.usage.cache_hits += 1
-                    return replace(await asyncio.shield(self._inflight[key]), cost=0.0, cached=True)
-                self._inflight[key] = asyncio.get_running_loop().create_future()
-            try:
-                resp = await self._ask(client, messages, fmt)
-            except LLMError as e:
-                self.usage.failed += 1
-                self._settle(key, error=e)
-                raise
-            if resp is not None:
+            step: Completion | tuple[str, Any] | None = None
+            stepped = False
+            if self._undecided(schema):
+                # one request at a time finds out which reply format the endpoint takes: the others wait for
+                # the answer instead of all being refused at once
+                async with self._probe_lock:
+                    if self._undecided(schema):
+                        step, stepped = await self._step(client, messages, schema, schema_name), True
+            if not stepped:
+                step = await self._step(client, messages, schema, schema_name)
+            if isinstance(step, Completion):
+                return step
+            if step is not None:
+                key, resp = step
                 break
-            self._settle(key, error=LLMError(f"{self.spec.alias}: reply format refused"))
-            # the endpoint refused this reply format: drop it and ask with the next one
-            if self._formats and self._format(schema, schema_name) == fmt:
-                self._formats.pop(0)
         choice = resp["choices"][0]  # reply_problem has checked its shape
         text = self._scrub(choice["message"]["content"])
         pt, ct = _tokens(resp.get("usage"), "prompt_tokens"), _tokens(resp.get("usage"), "completion_tokens")
