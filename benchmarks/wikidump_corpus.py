@@ -182,6 +182,8 @@ def build(pages_: Iterator[tuple[str, str]], per_article: int, limit: int, low: 
             c1, c2 = paras[2 * k], paras[2 * k + 1]
             (s1, l1), (s2, l2) = answer(nlp, c1), answer(nlp, c2)
             subject = re.sub(r"\s*\(.*\)$", "", title)
+            if re.search(r"(?<![\w-])" + re.escape(subject[:1].lower() + subject[1:]) + r"(?![\w-])", c1 + " " + c2):
+                subject = subject[:1].lower() + subject[1:]  # a title capitalised by convention: "Albedo", "albedo"
             out.append({
                 "id": f"{len(out) + 1}", "query": f"What do the passages say about {subject}?",
                 "reasoning": ["categorical"],

@@ -30,7 +30,7 @@ from ragability_gen.llm.client import LLM
 
 from .dates import Evidence, Slot, choose_offset, decide, find_dates
 from .edits import Adjust
-from .entities import ENTITY_TYPES, Mention, NameTest, alias_pattern, mentions, ordinary
+from .entities import ENTITY_TYPES, TERM_ZIPF, Mention, NameTest, alias_pattern, mentions, ordinary, written_words
 from .kinds import shaped
 from .mapping import Table, build_table
 from .names import invent, is_common
@@ -241,6 +241,24 @@ def _proper_in(infos: Annotations, text: str) -> tuple[tuple[int, int], ...]:
     return infos.tags(text).proper
 
 
+_NAMED_ANYWAY = frozenset({"NORP", "LANGUAGE", "TAXON", "SCRIPT", "CURRENCY"})
+
+
+def _no_written_words(found: list[Mention], texts: Sequence[str], first_field: Mapping[str, str]) -> list[Mention]:
+    """``found`` without the one-word mentions of ordinary words the instance also writes in lower case (see
+    ``written_words``), and with the lower-case mentions of rarer such words (terms), so that a word is
+    replaced in every case or in none: never "Emell () or reflection coefficient, from Latin albedo"."""
+    words = written_words({m.text for m in found if m.label not in _NAMED_ANYWAY}, texts)
+    if not words:
+        return found
+    terms = {w: next(m.label for m in found if m.text == w) for w in words if not is_common(w, TERM_ZIPF)}
+    out = [m for m in found if m.text not in words or m.text in terms]
+    for w, label in terms.items():
+        lower = re.compile(r"(?<![\w'’-])" + re.escape(w.lower()) + r"(?![\w'’-])")
+        out += [Mention(first_field[t], m.start(), m.end(), m[0], label) for t in texts for m in lower.finditer(t)]
+    return out
+
+
 class _Group:
     """The instances sharing one id: one mapping, one offset, rewritten texts shared by content."""
 
@@ -334,7 +352,7 @@ class _Group:
         by_text = [languages.get(first_field[t], []) for t in self.texts]
         for t, more in zip(self.texts, shaped(self.texts, ner_names, labels, by_text, spans), strict=True):
             found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
-        return found
+        return _no_written_words(found, self.texts, first_field)
 
     def _rewrite(self, text: str, metadata: bool = False) -> Rewrite:
         """Rewrite one text; problems and repairs are worded without the field, which the row adds.
@@ -364,8 +382,9 @@ class _Group:
         self.prepare_scan()
         names, invented = self.names or set(), self.invented
         left = {t: rw.new for t, rw in self.rewrites.items() if needs_ner(rw.new, names, invented)}
-        add = sorted({s.text for s in scan(left, left, names, invented, {})
-                      if s.kind == "name" and s.text[:1].isupper() and not is_common(s.text)})
+        words = {s.text for s in scan(left, left, names, invented, {})
+                 if s.kind == "name" and s.text[:1].isupper() and not is_common(s.text)}
+        add = sorted(words - {w for w in written_words(words, self.texts) if is_common(w, TERM_ZIPF)})
         if not add:
             return self
         adjust = Adjust(add=tuple(add), pinned=dict(self.table.part_map), offset=self.offset)

@@ -186,6 +186,32 @@ def trim(text: str, start: int, end: int) -> tuple[int, int] | None:
     return (start, end) if start < end else None
 
 
+TERM_ZIPF = 3.0
+"""A word the instance writes in lower case and capitalises only where sentences open is an ordinary word
+from this Zipf frequency on ("alchemy" 3.2: it stays in every case); a rarer one is a term that tells what the
+instance is about ("albedo" 2.6, "aardwolf" 1.1: it is replaced in every case)."""
+
+
+def written_words(candidates: Iterable[str], texts: Sequence[str]) -> set[str]:
+    """The capitalised dictionary words among ``candidates`` that the instance also writes in lower case and
+    capitalises only where a sentence, line or cell opens: "Albedo () or reflection coefficient, from Latin
+    albedo ..." is about the word, and replacing "Albedo" alone would lose a word and leave the other. A known
+    name ("Reading", "Turkey") and a word capitalised inside a sentence anywhere in the instance stay names."""
+    words = set()
+    for w in candidates:
+        if len(w) <= 2 or not (w[:1].isupper() and w[1:].islower() and w.isalpha()):
+            continue
+        if not is_word(w.lower()) or is_known_name(w):
+            continue
+        lower = re.compile(r"(?<![\w'’-])" + re.escape(w.lower()) + r"(?![\w'’-])")
+        if not any(lower.search(t) for t in texts):
+            continue
+        capital = re.compile(r"(?<![\w'’-])" + re.escape(w) + r"(?![\w'’-])")
+        if all(sentence_start(t, m.start()) for t in texts for m in capital.finditer(t)):
+            words.add(w)
+    return words
+
+
 class NameTest:
     """Whether a capitalised word at an offset of ``text`` is a name.
 

@@ -66,9 +66,16 @@ Found = tuple[int, int, str, str]
 """(start, end, text, label) of a name found by its shape."""
 
 
+_NAMED_TAXON = re.compile(r"(?<!\w)(?i:genus|species|specific|generic|subspecies|subspecific)\s+(?i:name|epithet)"
+                          r"[,:]?\s+[\"“'‘*]*([a-z]{3,})(?!\w)")
+"""A genus or epithet named as such in lower case: "The species name, cristatus, ...", "the genus name proteles"."""
+
+
 def taxa(text: str) -> list[Found]:
-    """Scientific binomials: a capitalised genus that is no common word and a rare epithet ending as Latin does."""
-    out = []
+    """Scientific binomials: a capitalised genus that is no common word and a rare epithet ending as Latin does;
+    and a genus or epithet in lower case after "genus name" or "species name" that English hardly has."""
+    out = [(m.start(1), m.end(1), m[1], "TAXON") for m in _NAMED_TAXON.finditer(text)
+           if not is_common(m[1], 3.0) and not is_word(m[1])]
     for m in _BINOMIAL.finditer(text):
         genus, epithet = m[1], m[2]
         if never_name(genus) or not _latin(epithet):

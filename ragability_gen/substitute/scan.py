@@ -22,10 +22,10 @@ the audit record; ``--strict`` excludes an instance that has any.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .entities import ENTITY_TYPES, GENERIC, MONTHS_DAYS, TITLES, ordinary, parts
+from .entities import ENTITY_TYPES, GENERIC, MONTHS_DAYS, TERM_ZIPF, TITLES, ordinary, parts, written_words
 from .kinds import scripts
 from .names import is_common
 from .places import country_of
@@ -60,9 +60,11 @@ def _kept_word(word: str) -> bool:
     return len(word) < 3 or never_name(word) or low in GENERIC or low in TITLES or low in MONTHS_DAYS
 
 
-def input_names(texts: Iterable[str], ents: Mapping[str, Sequence[tuple[int, int, str]]]) -> set[str]:
+def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int, str]]]) -> set[str]:
     """Case-folded words of the input's names: NER entity parts, and capitalised words that are no
-    common English word (where no sentence starts), without the words substitution keeps."""
+    common English word (where no sentence starts), without the words substitution keeps and the common
+    words the input itself writes in lower case and capitalises only where a sentence opens ("Alchemy ...
+    alchemy"; substitution keeps them)."""
     out: set[str] = set()
     for t in texts:
         for s, e, label in ents.get(t, ()):
@@ -72,6 +74,7 @@ def input_names(texts: Iterable[str], ents: Mapping[str, Sequence[tuple[int, int
             w = m[0]
             if w[:1].isupper() and not ordinary(w) and not sentence_start(t, m.start()):
                 out.add(w.casefold())
+    out -= {w.casefold() for w in written_words({w[:1].upper() + w[1:] for w in out}, texts) if is_common(w, TERM_ZIPF)}
     return {w for w in out if not _kept_word(w) and any(c.isalpha() for c in w)}
 
 
