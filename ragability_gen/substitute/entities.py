@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .names import VERY_COMMON_ZIPF, is_common, is_known_name, is_surname, is_word
+from .places import nationality
 from .words import label_cell, never_name, sentence_start, unit_at
 
 RARE_NAME_ZIPF = 1.5
@@ -293,6 +294,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         caps = sorted(((a, b) for a, b in ps if text[a].isupper()), key=lambda ab: sentence_start(text, ab[0]))
         if any(not ordinary(text[a:b]) or is_name(a) for a, b in caps):  # cheap tests first
             out.append(Mention(field_name, s, e, text[s:e], label))
+        elif label in ("NORP", "LANGUAGE") and any(nationality(text[a:b]) for a, b in caps):
+            out.append(Mention(field_name, s, e, text[s:e], label))  # "French troops ...", "English words ..."
     return out
 
 

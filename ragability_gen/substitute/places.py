@@ -92,6 +92,20 @@ def currency_units() -> frozenset[str]:
     return frozenset(out)
 
 
+@cache
+def language_names() -> frozenset[str]:
+    """The English names of languages in the Unicode CLDR (``babel``), one word each: "English", "Swahili"."""
+    from babel import Locale
+
+    return frozenset(n for n in Locale("en").languages.values() if isinstance(n, str) and n.isalpha())
+
+
+def nationality(word: str) -> bool:
+    """True for a country's name or demonym ("French", "Irish") or a language's name ("English"): with NER's
+    nationality or language label, a name also where a sentence opens ("French troops entered the city")."""
+    return country_of(word) is not None or word in language_names()
+
+
 def country_of(form: str) -> Country | None:
     """The country ``form`` names ("France", "French", "FRA", "US"), or None."""
     found = countries().get(form.casefold())
