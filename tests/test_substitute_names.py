@@ -45,6 +45,13 @@ def test_invented_names_are_not_real_and_keep_their_kind(style: str) -> None:
         assert all(n[0] in "AEIOU" and n[1:].islower() for n in names)  # like "Edrin"
 
 
+def test_proper_names_the_dictionary_writes_capitalised() -> None:
+    from ragability_gen.substitute.names import is_proper_entry
+
+    assert is_proper_entry("Atlas") and is_proper_entry("mercury") and is_proper_entry("Pandora")
+    assert not is_proper_entry("Keeper") and not is_proper_entry("Registrar") and not is_proper_entry("Appeal")
+
+
 def test_real_words_and_names_are_recognised() -> None:
     assert is_real("London") and is_real("table") and is_real("Smith") and is_real("Jennifer")
     assert not is_real("Quorvell") and not is_real("Dremsk")

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .names import VERY_COMMON_ZIPF, is_common, is_known_name, is_surname, is_word
+from .names import VERY_COMMON_ZIPF, is_common, is_known_name, is_proper_entry, is_surname, is_word
 from .places import nationality
 from .words import label_cell, never_name, sentence_start, unit_at
 
@@ -284,9 +284,10 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                 continue
             if ordinary(words[0]) and not is_known_name(words[0]):  # "Distance", "Winner": a name only where a
                 # capital says so and the tagger agrees ("France" and "Will" are known names: as before), and
-                # no person's when the dictionary writes it in lower case ("Keeper" of "Keeper of the Records")
+                # no person's when the dictionary writes it in lower case only ("Keeper" of "Keeper of the
+                # Records"; "Atlas of Greek mythology" is also a proper name there)
                 if (not sentence_start(text, s) and is_name.tagged(s)
-                        and not (label == "PERSON" and is_word(words[0]))):
+                        and not (label == "PERSON" and is_word(words[0]) and not is_proper_entry(words[0]))):
                     out.append(Mention(field_name, s, e, text[s:e], label))
             elif not is_common(words[0], VERY_COMMON_ZIPF) or is_name.tagged(s):
                 out.append(Mention(field_name, s, e, text[s:e], label))

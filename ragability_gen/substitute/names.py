@@ -192,12 +192,24 @@ def is_known_name(word: str) -> bool:
 
 
 @cache
-def _lexicon() -> frozenset[str]:
-    """The lower-case entries of Webster's Second International as the ``english-words`` package ships it
-    (capitals kept there: common nouns and adjectives are written in lower case, proper names capitalised)."""
+def _web2() -> frozenset[str]:
+    """Webster's Second International as the ``english-words`` package ships it (capitals kept there: common
+    nouns and adjectives are written in lower case, proper names capitalised)."""
     from english_words import get_english_words_set
 
-    return frozenset(w for w in get_english_words_set(["web2"], alpha=True) if w.islower())
+    return frozenset(get_english_words_set(["web2"], alpha=True))
+
+
+@cache
+def _lexicon() -> frozenset[str]:
+    """The lower-case entries of Webster's Second."""
+    return frozenset(w for w in _web2() if w.islower())
+
+
+def is_proper_entry(word: str) -> bool:
+    """True for a word the dictionary also has as a proper name, capitalised: "Atlas", "Mercury", "Pandora"
+    (beside "atlas", "mercury"); not "Keeper", "Registrar", which it writes in lower case only."""
+    return word[:1].upper() + word[1:].lower() in _web2()
 
 
 @lru_cache(maxsize=1 << 17)
