@@ -135,7 +135,7 @@ class Table:
                 continue
             edits = self.replaced_parts(found, m.start())
             if edits:
-                new = _edited(text, m.start(), m.end(), edits)  # the text's own characters, the ending kept
+                new = edited(text, m.start(), m.end(), edits)  # the text's own characters, the ending kept
                 out.append(Hit(m.start(), m.end(), new, key, tuple(edits)))
         return out
 
@@ -151,7 +151,8 @@ def url_view(text: str) -> str:
     return _URL_IN_TEXT.sub(lambda m: m[0].replace("_", " ").replace("%20", "   "), text)
 
 
-def _edited(text: str, start: int, end: int, edits: Sequence[tuple[int, int, str]]) -> str:
+def edited(text: str, start: int, end: int, edits: Sequence[tuple[int, int, str]]) -> str:
+    """``text[start:end]`` with the part edits (offsets in ``text``) applied."""
     out, last = [], start
     for a, b, new in edits:
         out += [text[last:a], new]

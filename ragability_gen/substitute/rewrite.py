@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .dates import Slot, interval_problems, read, render
-from .mapping import Table
+from .mapping import Table, edited
 
 _DIGITS = re.compile(r"\d+")
 
@@ -72,10 +72,16 @@ def rewrite(text: str, table: Table, slots: Sequence[Slot], offset: int | None,
     edits = [Edit(s.start, s.end, render(s, text[s.start:s.end], offset), "date")
              for s in rw.slots if offset is not None]
     for hit in table.matches(text, is_name):
+        parts, new = hit.parts, hit.new
         if any(hit.start < s.expr[1] and s.expr[0] < hit.end for s in rw.slots):
-            continue  # a name inside a date expression ("May 2019"): the date edit wins; verification reports it
-        rw.hits.append((text[hit.start:hit.end], hit.new, hit.key))
-        edits += [Edit(a, b, new, hit.key) for a, b, new in hit.parts]
+            # a name and a date overlap: the date edit wins where they do ("May 2019"), and the name's other
+            # parts change ("Index of Economic Freedom 2008" -> "Ekersen of Economic Freedom 1982")
+            parts = tuple(p for p in parts if not any(p[0] < s.expr[1] and s.expr[0] < p[1] for s in rw.slots))
+            if not parts:
+                continue
+            new = edited(text, hit.start, hit.end, parts)
+        rw.hits.append((text[hit.start:hit.end], new, hit.key))
+        edits += [Edit(a, b, part, hit.key) for a, b, part in parts]
     out, last, size, placed = [], 0, 0, []
     for e in sorted(edits, key=lambda e: e.start):
         out += [text[last:e.start], e.new]
