@@ -331,3 +331,35 @@ def test_workers_only_for_large_plain_runs() -> None:
 
     assert workers_for(MIN_TEXTS - 1, None) == 1 and workers_for(10, 3) == 3 and workers_for(10, 0) == 1
     assert chunks([[0, 2], [1], [3]], [600, 10, 10], 2) == [[0, 2], [1, 3]]
+
+
+def test_an_answer_quoting_the_number_of_an_era_date_follows_its_context() -> None:
+    """"1600" of "In 1600 B.C.E." moves back with its era in the context; the short answer that quotes it
+    alone (no era, so shifted forwards) is taken from the context again instead of excluding the instance."""
+    text = "In 1600 B.C.E., the Phoenician alphabet letter had a linear form."
+    inst = Instance("0", "When?", {"1": Context("1", text, "qeu", "1", (), ()),
+                                   "2": Context("2", "Nothing else is known before 1700.", "qeu", "2", (), ("1",))},
+                    {"1": Answer("1600", text), "2": Answer("no", "No.")})
+    for seed in (0, 1, 2):
+        result = substitute_instances([inst], seed=seed)
+        rec, out = result.audit[0], result.instances[0]
+        offset = rec["date_offset"]
+        assert rec["status"] == "repaired", rec["reasons"]
+        assert out.answers["1"].short == str(1600 - offset)  # B.C.E. years count down
+        assert f"In {1600 - offset} B.C.E.," in out.contexts["1"].text
+        assert out.answers["1"].long == out.contexts["1"].text
+
+
+def test_an_answer_follows_its_own_context_where_another_keeps_the_words() -> None:
+    """"Aliens" follows the replaced name "Alien" in the answer's own context and opens a list item (no name
+    there) in the other: the answer takes its own context's replacement and is not taken back."""
+    own = "Alien or Aliens may refer to:\n• Extraterrestrial life, life which does not originate on Earth"
+    other = "• Alien (software), a program\n• Alien Technology, a maker of RFID tags\n• Aliens, a newsletter"
+    inst = Instance("0", "What may Alien refer to?", {"1": Context("1", own, "qeu", "1", (), ("2",)),
+                                                      "2": Context("2", other, "qeu", "2", (), ("1",))},
+                    {"1": Answer("Aliens", "Alien or Aliens may refer to:"), "2": Answer("a newsletter", "No.")})
+    result = substitute_instances([inst], seed=0)
+    rec, out = result.audit[0], result.instances[0]
+    assert rec["status"] == "repaired", rec["reasons"]
+    assert "Aliens" not in out.contexts["1"].text and "• Aliens, a newsletter" in out.contexts["2"].text
+    assert out.answers["1"].short != "Aliens" and out.answers["1"].short in out.contexts["1"].text

@@ -241,6 +241,23 @@ def _proper_in(infos: Annotations, text: str) -> tuple[tuple[int, int], ...]:
     return infos.tags(text).proper
 
 
+_NUMBER = re.compile(r"\d+")
+
+
+def _date_number(rw: Rewrite, at: int, old: str) -> str | None:
+    """The new form of a number an answer quotes from inside a date of a context: "1600" of "1600 B.C.E."
+    (shifted as a whole to "1543 B.C.E.") is "1543" there; None when ``old`` is no such number."""
+    if not old.isdigit():
+        return None
+    for e in rw.edits:
+        if e.key == "date" and e.start <= at and at + len(old) <= e.end:
+            olds = [m.span() for m in _NUMBER.finditer(rw.old, e.start, e.end)]
+            news = _NUMBER.findall(e.new)
+            if (at, at + len(old)) in olds and len(olds) == len(news):
+                return news[olds.index((at, at + len(old)))]
+    return None
+
+
 _NAMED_ANYWAY = frozenset({"NORP", "LANGUAGE", "TAXON", "SCRIPT", "CURRENCY"})
 
 
@@ -466,24 +483,28 @@ class _Group:
 
     def _check_answers(self, row: Instance, rws: dict[str, Rewrite], new: dict[str, str],
                        problems: list[tuple[str, str]], repairs: list[tuple[str, str]]) -> int:
-        """Answers found verbatim in a context must still be there; repair from the context, else a problem."""
+        """Answers found verbatim in a context must still be there; repair from the context, else a problem.
+
+        An answer found in the context it belongs to is checked against that context only: the same words in
+        another context ("• Aliens, a newsletter" opening a list item beside the film "Aliens") may be no name
+        there and stay, and must not take the answer away from its own context."""
         checked = 0
         for aid, ans in row.answers.items():
             for form, old in (("short", ans.short), ("long", ans.long)):
                 name = f"answers/{aid}/{form}"
-                for cid, ctx in row.contexts.items():
-                    at = word_in(old, ctx.text)
-                    if at is None:
-                        continue
+                found = [(cid, at) for cid, ctx in row.contexts.items() if (at := word_in(old, ctx.text)) is not None]
+                own = [(cid, at) for cid, at in found if row.contexts[cid].answer == aid]
+                for cid, at in own or found:
                     checked += 1
                     cname = f"contexts/{cid}"
                     if word_in(new[name], new[cname]) is not None:
                         continue
                     rw = rws[cname]
                     a, b = rw.map(at), rw.map(at + len(old))
-                    if a is not None and b is not None and word_in(rw.new[a:b], new[cname]) is not None:
-                        repairs.append((ANSWER_RETAKEN, f"{name}: {new[name]!r} -> {rw.new[a:b]!r} as in {cname}"))
-                        new[name] = rw.new[a:b]
+                    retaken = rw.new[a:b] if a is not None and b is not None else _date_number(rw, at, old)
+                    if retaken is not None and word_in(retaken, new[cname]) is not None:
+                        repairs.append((ANSWER_RETAKEN, f"{name}: {new[name]!r} -> {retaken!r} as in {cname}"))
+                        new[name] = retaken
                     else:
                         problems.append((ANSWER_LOST, f"{name}: {old!r} was in {cname}, {new[name]!r} is not"))
         return checked
