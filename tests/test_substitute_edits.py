@@ -79,6 +79,27 @@ def test_an_unedited_mapping_gives_the_same_result(tmp_path: Path) -> None:
     assert again.audit[0]["date_offset"] == first.audit[0]["date_offset"]
 
 
+@pytest.mark.parametrize(("one", "two"), [
+    ("The Brahui Language is spoken in Balochistan. Daily papers appear in the Brahui language.",
+     "The Brahui Language has loans from Balochi."),  # "language" stays in lower case
+    ("What do the passages say about Alkali metal? Most alkali metals react with water in Ohio.",
+     "The Alkali metal family is in Ohio."),  # "Alkali" is a name where a capital says so only
+    ("What do the passages say about Nominations? Anna Berg had 39 nominations in Oslo.",
+     "Nominations were counted in Oslo."),
+    ("Albedo () or reflection coefficient, from Latin albedo, was measured in 1760 in Oslo.",
+     "Albedo was measured in 1761."),  # a term replaced in every case, "albedo" too
+])
+def test_an_unedited_audit_of_words_gives_the_same_files(tmp_path: Path, one: str, two: str) -> None:
+    """Names the mapping matches only as written are found where the run found them, no more, when its audit
+    file is applied again; the spellings it records are found as written."""
+    inst = make([one, two], "What happened?")
+    first = substitute_instances([inst], seed=2)
+    assert first.audit[0]["status"] == "substituted", first.audit[0]["reasons"]
+    again = substitute_instances([inst], seed=2, mapping_in=read_mapping(write_audit(tmp_path, "m.jsonl",
+                                                                                      first.audit)))
+    assert again.instances == first.instances
+
+
 def test_an_edited_mapping_is_applied_exactly_and_deterministically(tmp_path: Path) -> None:
     first = substitute_instances([SHIP], seed=5)
     rec = dict(first.audit[0])

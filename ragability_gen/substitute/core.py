@@ -29,10 +29,21 @@ from ragability_gen.errors import InputError
 from ragability_gen.llm.client import LLM
 
 from .dates import Evidence, Slot, choose_offset, decide, find_dates
-from .edits import Adjust
-from .entities import ENTITY_TYPES, TERM_ZIPF, Mention, NameTest, alias_pattern, mentions, ordinary, written_words
+from .edits import Adjust, Entry
+from .entities import (
+    ENTITY_TYPES,
+    TERM_ZIPF,
+    Mention,
+    NameTest,
+    alias_pattern,
+    mentions,
+    norm,
+    ordinary,
+    parts,
+    written_words,
+)
 from .kinds import shaped
-from .mapping import Table, build_table
+from .mapping import Table, as_written, build_table
 from .names import invent, is_common
 from .nlp import Annotations, load_model, model_label
 from .review import plan, review
@@ -226,11 +237,31 @@ def _reviewed(built: list[tuple[list[int], _Group]], reviewer: LLM, infos: Annot
     return out
 
 
-def _occurrences(name: str, text: str) -> list[tuple[int, int]]:
-    """Spans of ``name`` in ``text``: word-bounded, any case, any apostrophe, dash or spacing."""
+def _occurrences(name: str, text: str, as_written: bool = False) -> list[tuple[int, int]]:
+    """Spans of ``name`` in ``text``: word-bounded, any apostrophe, dash or spacing, and in any case, or with
+    ``as_written`` only as written or in capitals."""
     if not name.strip():
         return []
-    return [m.span() for m in re.finditer(r"(?<!\w)(?i:" + alias_pattern(name.strip()) + r")(?!\w)", text)]
+    pattern = alias_pattern(name.strip())
+    if as_written:
+        pattern = f"{pattern}|{alias_pattern(name.strip().upper())}"
+        return [m.span() for m in re.finditer(r"(?<!\w)(?:" + pattern + r")(?!\w)", text)]
+    return [m.span() for m in re.finditer(r"(?<!\w)(?i:" + pattern + r")(?!\w)", text)]
+
+
+def _given_spans(entry: Entry, text: str) -> list[tuple[int, int]]:
+    """Where an entity of an edited mapping occurs in ``text``: its original, in any case or as written (see
+    ``_given_as_written``), and the spellings of it the file records, as written ("albedo" beside "Albedo")."""
+    found = _occurrences(entry.original, text, _given_as_written(entry.original, entry.type))
+    spellings = [f for f in entry.forms if norm(f) == norm(entry.original) and f != entry.original]
+    return sorted(set(found + [span for f in spellings for span in _occurrences(f, text, True)]))
+
+
+def _given_as_written(name: str, label: str) -> bool:
+    """True for a name the mapping matches only as written or in capitals ("Nominations", "Brahui Language",
+    "Assistive"; see ``mapping.as_written``): so it is found where an edited mapping gives it, and applying
+    an unedited audit file again writes the same files."""
+    return as_written(name, label) or any(ordinary(name[a:b]) for a, b in parts(name))
 
 
 def _plural_at(infos: Annotations, text: str, pos: int) -> bool:
@@ -340,10 +371,8 @@ class _Group:
         found = []
         metadata = [v for r in self.rows for v in r.metadata.values()]
         for e in adjust.entries or ():
-            here = [Mention(first_field[t], a, b, t[a:b], e.type)
-                    for t in self.texts for a, b in _occurrences(e.original, t)]
-            here += [Mention("metadata", a, b, v[a:b], e.type)
-                     for v in metadata for a, b in _occurrences(e.original, v)]
+            here = [Mention(first_field[t], a, b, t[a:b], e.type) for t in self.texts for a, b in _given_spans(e, t)]
+            here += [Mention("metadata", a, b, v[a:b], e.type) for v in metadata for a, b in _given_spans(e, v)]
             if not here:
                 self.edit_problems.append(f"{e.where}: original {e.original!r} does not occur in instance "
                                           f"{self.rows[0].id!r}")

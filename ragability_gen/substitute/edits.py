@@ -33,6 +33,8 @@ class Entry:
     fantasy: str
     type: str
     where: str
+    forms: tuple[str, ...] = ()
+    """The spellings the run that wrote the file replaced ("Albedo", "albedo"): found as written."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,7 @@ def read_mapping(path: str | Path) -> dict[str, Adjust]:
             if not ent["fantasy"].strip():
                 problems.append(f"{at}: fantasy is empty")
                 continue
-            entries.append(Entry(ent["original"], ent["fantasy"], ent["type"], at))
+            entries.append(Entry(ent["original"], ent["fantasy"], ent["type"], at, tuple(ent.get("forms") or ())))
         adjust = Adjust(tuple(entries), rec["date_offset"], where=where)
         iid = rec["id"]
         if iid in out:  # another variation of the same contradiction: one mapping per id
