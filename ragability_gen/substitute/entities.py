@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from .names import VERY_COMMON_ZIPF, is_common, is_known_name, is_proper_entry, is_surname, is_word
 from .places import nationality
-from .words import label_cell, never_name, sentence_start, unit_at
+from .words import header_cell, label_cell, never_name, sentence_start, unit_at
 
 RARE_NAME_ZIPF = 1.5
 """Below this Zipf frequency a capitalised word is a name even where a sentence starts ("Tamazight" 1.3)."""
@@ -243,9 +243,11 @@ class NameTest:
         return m is not None and len(m[0]) >= 4 and m[0][1:].islower() and not is_common(m[0], RARE_NAME_ZIPF)
 
     def in_label(self, pos: int) -> bool:
-        """True when the word at ``pos`` is an ordinary word filling a table cell or a label."""
+        """True when the word at ``pos`` is an ordinary word filling a table cell or a label, or a common
+        dictionary word in a table's header row ("Holder", a family name too)."""
         m = _PART.match(self.text, pos)
-        return m is not None and ordinary(m[0]) and label_cell(self.text, pos, m.end())
+        return m is not None and (ordinary(m[0]) and label_cell(self.text, pos, m.end()) or (
+            is_common(m[0]) and is_word(m[0]) and header_cell(self.text, pos, m.end())))
 
 
 def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], capitals: Sequence[tuple[int, int]],
@@ -277,7 +279,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or _kept(words[0], True) or unit_at(text, s, e)):
             continue
         content = [w for w in words if not _kept(w, False)]
-        if not content or (all(ordinary(w) for w in content) and label_cell(text, s, e)):
+        if not content or (all(ordinary(w) for w in content) and label_cell(text, s, e)) or (
+                all(is_common(w) and is_word(w) for w in content) and header_cell(text, s, e)):
             continue  # "Second", "Their", a table header "Total Distance", a key "Born:"
         if len(words) == 1 and label not in ("NORP", "LANGUAGE"):
             if not words[0][:1].isupper():

@@ -77,6 +77,20 @@ def sentence_start(text: str, pos: int) -> bool:
     return False
 
 
+def header_cell(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` fills a cell of a table's first row whose cells hold no digits: a header
+    ("| Award | Holder | Count |"), where a word that is also a family name ("Holder") names a column."""
+    if not label_cell(text, start, end):
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line = text[line_start:len(text) if line_end < 0 else line_end]
+    if "|" not in line and "\t" not in line or any(c.isdigit() for c in line):
+        return False
+    before = text[:line_start].rstrip("\n").rsplit("\n", 1)[-1] if line_start else ""
+    return "|" not in before and "\t" not in before
+
+
 def label_cell(text: str, start: int, end: int) -> bool:
     """True when ``text[start:end]`` fills a table cell or a "Key: value" label on its own.
 
