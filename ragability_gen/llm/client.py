@@ -242,7 +242,6 @@ class LLM:
                                               timeout=transport.timeout(self.spec.timeout),
                                               max_retries=self.spec.max_retries, http_client=http)
             self._sem = asyncio.Semaphore(self._concurrency)
-            self._probe_lock = asyncio.Lock()
         return self._client
 
     def _scrub(self, text: str) -> str:

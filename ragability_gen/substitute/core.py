@@ -39,11 +39,10 @@ from .entities import (
     mentions,
     norm,
     ordinary,
-    parts,
     written_words,
 )
 from .kinds import shaped
-from .mapping import Table, as_written, build_table
+from .mapping import Table, build_table
 from .names import invent, is_common
 from .nlp import Annotations, load_model, model_label
 from .review import plan, review
@@ -249,19 +248,14 @@ def _occurrences(name: str, text: str, as_written: bool = False) -> list[tuple[i
     return [m.span() for m in re.finditer(r"(?<!\w)(?i:" + pattern + r")(?!\w)", text)]
 
 
-def _given_spans(entry: Entry, text: str) -> list[tuple[int, int]]:
-    """Where an entity of an edited mapping occurs in ``text``: its original, in any case or as written (see
-    ``_given_as_written``), and the spellings of it the file records, as written ("albedo" beside "Albedo")."""
-    found = _occurrences(entry.original, text, _given_as_written(entry.original, entry.type))
-    spellings = [f for f in entry.forms if norm(f) == norm(entry.original) and f != entry.original]
-    return sorted(set(found + [span for f in spellings for span in _occurrences(f, text, True)]))
-
-
-def _given_as_written(name: str, label: str) -> bool:
-    """True for a name the mapping matches only as written or in capitals ("Nominations", "Brahui Language",
-    "Assistive"; see ``mapping.as_written``): so it is found where an edited mapping gives it, and applying
-    an unedited audit file again writes the same files."""
-    return as_written(name, label) or any(ordinary(name[a:b]) for a, b in parts(name))
+def _given_spans(entry: Entry, texts: Sequence[str]) -> list[tuple[str, int, int]]:
+    """Where an entity of an edited mapping occurs in ``texts``, as (text, start, end): its original and the
+    spellings of it the file records ("albedo" beside "Albedo"), as written, so the mapping's aliases match
+    them as in the run that wrote the file ("Nominations" not as "nominations"); in any case only if none
+    occurs as written (an entry added by hand in another case)."""
+    spellings = {entry.original} | {f for f in entry.forms if norm(f) == norm(entry.original)}
+    found = sorted({(t, a, b) for t in texts for s in spellings for a, b in _occurrences(s, t, as_written=True)})
+    return found or [(t, a, b) for t in texts for a, b in _occurrences(entry.original, t)]
 
 
 def _plural_at(infos: Annotations, text: str, pos: int) -> bool:
@@ -270,23 +264,6 @@ def _plural_at(infos: Annotations, text: str, pos: int) -> bool:
 
 def _proper_in(infos: Annotations, text: str) -> tuple[tuple[int, int], ...]:
     return infos.tags(text).proper
-
-
-_NUMBER = re.compile(r"\d+")
-
-
-def _date_number(rw: Rewrite, at: int, old: str) -> str | None:
-    """The new form of a number an answer quotes from inside a date of a context: "1600" of "1600 B.C.E."
-    (shifted as a whole to "1543 B.C.E.") is "1543" there; None when ``old`` is no such number."""
-    if not old.isdigit():
-        return None
-    for e in rw.edits:
-        if e.key == "date" and e.start <= at and at + len(old) <= e.end:
-            olds = [m.span() for m in _NUMBER.finditer(rw.old, e.start, e.end)]
-            news = _NUMBER.findall(e.new)
-            if (at, at + len(old)) in olds and len(olds) == len(news):
-                return news[olds.index((at, at + len(old)))]
-    return None
 
 
 _NAMED_ANYWAY = frozenset({"NORP", "LANGUAGE", "TAXON", "SCRIPT", "CURRENCY"})
@@ -371,8 +348,8 @@ class _Group:
         found = []
         metadata = [v for r in self.rows for v in r.metadata.values()]
         for e in adjust.entries or ():
-            here = [Mention(first_field[t], a, b, t[a:b], e.type) for t in self.texts for a, b in _given_spans(e, t)]
-            here += [Mention("metadata", a, b, v[a:b], e.type) for v in metadata for a, b in _given_spans(e, v)]
+            here = [Mention(first_field[t], a, b, t[a:b], e.type) for t, a, b in _given_spans(e, self.texts)]
+            here += [Mention("metadata", a, b, v[a:b], e.type) for v, a, b in _given_spans(e, metadata)]
             if not here:
                 self.edit_problems.append(f"{e.where}: original {e.original!r} does not occur in instance "
                                           f"{self.rows[0].id!r}")
@@ -530,7 +507,7 @@ class _Group:
                         continue
                     rw = rws[cname]
                     a, b = rw.map(at), rw.map(at + len(old))
-                    retaken = rw.new[a:b] if a is not None and b is not None else _date_number(rw, at, old)
+                    retaken = rw.new[a:b] if a is not None and b is not None else rw.number_in_date(at, old)
                     if retaken is not None and word_in(retaken, new[cname]) is not None:
                         repairs.append((ANSWER_RETAKEN, f"{name}: {new[name]!r} -> {retaken!r} as in {cname}"))
                         new[name] = retaken

@@ -213,6 +213,14 @@ def written_words(candidates: Iterable[str], texts: Sequence[str]) -> set[str]:
     return words
 
 
+def label_words(words: Sequence[str], text: str, start: int, end: int) -> bool:
+    """True when ``words``, filling ``text[start:end]``, are a label, not a name: ordinary words alone in a table
+    cell or a "Key:" label ("Total distance", "Born"), or common dictionary words in a table's header row
+    ("Holder", a family name too)."""
+    return (all(ordinary(w) for w in words) and label_cell(text, start, end)) or (
+        all(is_common(w) and is_word(w) for w in words) and header_cell(text, start, end))
+
+
 class NameTest:
     """Whether a capitalised word at an offset of ``text`` is a name.
 
@@ -246,8 +254,7 @@ class NameTest:
         """True when the word at ``pos`` is an ordinary word filling a table cell or a label, or a common
         dictionary word in a table's header row ("Holder", a family name too)."""
         m = _PART.match(self.text, pos)
-        return m is not None and (ordinary(m[0]) and label_cell(self.text, pos, m.end()) or (
-            is_common(m[0]) and is_word(m[0]) and header_cell(self.text, pos, m.end())))
+        return m is not None and label_words([m[0]], self.text, pos, m.end())
 
 
 def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], capitals: Sequence[tuple[int, int]],
@@ -279,8 +286,7 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or _kept(words[0], True) or unit_at(text, s, e)):
             continue
         content = [w for w in words if not _kept(w, False)]
-        if not content or (all(ordinary(w) for w in content) and label_cell(text, s, e)) or (
-                all(is_common(w) and is_word(w) for w in content) and header_cell(text, s, e)):
+        if not content or label_words(content, text, s, e):
             continue  # "Second", "Their", a table header "Total Distance", a key "Born:"
         if len(words) == 1 and label not in ("NORP", "LANGUAGE"):
             if not words[0][:1].isupper():

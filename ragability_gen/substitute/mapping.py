@@ -219,7 +219,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
     spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
     for ent in ranked:
         for s in ent.surfaces:
-            if as_written(s, ent.label) or any(ordinary(s[a:b]) and norm(s[a:b]) in table.part_map
+            if _exact(s, ent.label) or any(ordinary(s[a:b]) and norm(s[a:b]) in table.part_map
                                                for a, b in parts(s)):
                 # "Politics of Angola" as a name, not "the politics of Angola" in a sentence
                 for variant in (shape(s), shape(s).upper()):  # "London", never "london"; "Turkey", not "turkey"
@@ -237,7 +237,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
     return table
 
 
-def as_written(surface: str, label: str) -> bool:
+def _exact(surface: str, label: str) -> bool:
     """True for an entity string matched only as written or in capitals: ordinary words only ("Born",
     "Distance"), or one English word that is no known name ("Lynx": "lynx" is no name; "chile" is). A
     lower-case name ("kroon", "alteri") is matched in any case: it also opens sentences ("Kroon notes")."""

@@ -59,6 +59,19 @@ class Rewrite:
             delta += len(e.new) - (e.end - e.start)
         return pos + delta
 
+    def number_in_date(self, pos: int, old: str) -> str | None:
+        """The new form of the number ``old`` at old offset ``pos`` inside a shifted date, which ``map`` cannot
+        follow: "1600" of "1600 B.C.E." (shifted as a whole to "1543 B.C.E.") is "1543"; None otherwise."""
+        if not old.isdigit():
+            return None
+        for e in self.edits:
+            if e.key == "date" and e.start <= pos and pos + len(old) <= e.end:
+                olds = [m.span() for m in _DIGITS.finditer(self.old, e.start, e.end)]
+                news = _DIGITS.findall(e.new)
+                if (pos, pos + len(old)) in olds and len(olds) == len(news):
+                    return news[olds.index((pos, pos + len(old)))]
+        return None
+
 
 def rewrite(text: str, table: Table, slots: Sequence[Slot], offset: int | None,
             is_name: Callable[[int], bool] | None) -> Rewrite:

@@ -77,14 +77,19 @@ def sentence_start(text: str, pos: int) -> bool:
     return False
 
 
+def _line(text: str, start: int, end: int) -> tuple[int, str]:
+    """The start and the text of the line that holds ``text[start:end]``."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    return line_start, text[line_start:len(text) if line_end < 0 else line_end]
+
+
 def header_cell(text: str, start: int, end: int) -> bool:
     """True when ``text[start:end]`` fills a cell of a table's first row whose cells hold no digits: a header
     ("| Award | Holder | Count |"), where a word that is also a family name ("Holder") names a column."""
     if not label_cell(text, start, end):
         return False
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line = text[line_start:len(text) if line_end < 0 else line_end]
+    line_start, line = _line(text, start, end)
     if "|" not in line and "\t" not in line or any(c.isdigit() for c in line):
         return False
     before = text[:line_start].rstrip("\n").rsplit("\n", 1)[-1] if line_start else ""
@@ -97,9 +102,7 @@ def label_cell(text: str, start: int, end: int) -> bool:
     Rows are lines with a "|" or a tab; a label is the stretch before a colon that opens its line. Such
     a cell of ordinary words is a header or a key ("Distance", "Total distance", "Born"), never a name.
     """
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line = text[line_start:len(text) if line_end < 0 else line_end]
+    line_start, line = _line(text, start, end)
     a, b = start - line_start, end - line_start
     if "|" in line or "\t" in line:
         left = line[:a].rstrip(" *'\"")
