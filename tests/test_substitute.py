@@ -274,10 +274,10 @@ def test_cli_missing_model(cli, demo_tsv: Path, tmp_path: Path, monkeypatch: pyt
     (["missing.tsv", "-o", "x.tsv"], "error: missing.tsv: no such file\n"),
     (["{demo}", "-o", "x.tsv", "--types", "PERSON,CITY"],
      "error: types: unknown entity type 'CITY' (known: PERSON, NORP, FAC, ORG, GPE, LOC, PRODUCT, EVENT, "
-     "WORK_OF_ART, LAW, LANGUAGE, PROPN, TAXON, SCRIPT, CURRENCY)\n"),
+     "WORK_OF_ART, LAW, LANGUAGE, PROPN, TAXON, SCRIPT, CURRENCY, TERM)\n"),
     (["{demo}", "-o", "x.tsv", "--types", " ,"],
      "error: types: no entity type given (known: PERSON, NORP, FAC, ORG, GPE, LOC, PRODUCT, EVENT, WORK_OF_ART, "
-     "LAW, LANGUAGE, PROPN, TAXON, SCRIPT, CURRENCY)\n"),
+     "LAW, LANGUAGE, PROPN, TAXON, SCRIPT, CURRENCY, TERM)\n"),
     (["{demo}", "-o", "x.tsv", "--types", "DATE"],
      "error: types: DATE is no entity type to replace; dates are shifted unless turned off (--no-dates)\n"),
     (["{demo}", "-o", "x.tsv", "--mapping", "x.tsv"], "error: x.tsv: the mapping file must not be the same file as "
@@ -363,3 +363,12 @@ def test_an_answer_follows_its_own_context_where_another_keeps_the_words() -> No
     assert rec["status"] == "repaired", rec["reasons"]
     assert "Aliens" not in out.contexts["1"].text and "• Aliens, a newsletter" in out.contexts["2"].text
     assert out.answers["1"].short != "Aliens" and out.answers["1"].short in out.contexts["1"].text
+
+
+def test_word_classes_come_from_the_model(spacy_model) -> None:  # noqa: ANN001
+    infos = nlp.Annotations(spacy_model, [])
+    assert infos.classes("lanthanides") == {"noun"}
+    assert infos.classes("subsists") == {"verb"}
+    assert infos.classes("tarnishes") == {"noun", "verb"}
+    assert infos.classes("tartaric") == {"adj"}
+    assert infos.classes("hyolith") == frozenset()

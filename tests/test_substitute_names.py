@@ -236,3 +236,47 @@ def test_foreign_words_of_names_nobody_tagged() -> None:
     assert [w for _, _, w, _ in foreign_in_names(text, [(17, 38)])] == ["républiques", "socialistes", "soviétiques"]
     assert [w for _, _, w, _ in scripts(text)] == ["ul-'alam"]
     assert [w for _, _, w, _ in scripts("An at-risk, as-is, al-Qaeda list.")] == ["al-Qaeda"]  # no English hyphen
+
+
+def _no_tags() -> dict[int, str]:
+    raise AssertionError("the tagger is asked only when a rare word is there")
+
+
+@pytest.mark.parametrize("text, word, tag, classes, found", [
+    ("The stair has no newel or central pole.", "newel", "JJ", {"noun"}, True),  # only ever a noun
+    ("A polyphyletic group of algae.", "polyphyletic", "NN", {"adj"}, False),  # never a noun
+    ("The metal tarnishes slowly.", "tarnishes", "VBZ", {"noun", "verb"}, False),  # either: the tagger decides
+    ("Its tarnishes were polished off.", "tarnishes", "NNS", {"noun", "verb"}, True),
+    ("Tunnels in empty hyolith conchs.", "hyolith", "JJ", set(), True),  # unknown, no adjective ending
+    ("A sesquisyllabic word.", "sesquisyllabic", "JJ", set(), False),  # unknown, an adjective's ending
+    ("It forms carboranes easily.", "carboranes", "VBZ", set(), True),  # unknown verb form, no dictionary stem
+    ("It subsists on ants.", "subsists", "VBZ", set(), False),  # the dictionary has "subsist"
+    ("Two racecourses in the county.", "racecourses", "NNS", {"noun"}, False),  # "racecourse" is common (3.0)
+    ("Aardvarks eat termites; an aardvark sleeps.", "Aardvarks", "NNS", {"noun"}, False),  # lower case only
+])
+def test_terms_are_rare_nouns(text: str, word: str, tag: str, classes: set[str], found: bool) -> None:
+    from ragability_gen.substitute.kinds import terms
+
+    at = text.index(word)
+    got = terms(text, lambda: {at: tag}, lambda w: frozenset(classes) if w == word else frozenset())
+    assert [(text[a:b], w, label) for a, b, w, label in got] == ([(word, word, "TERM")] if found else [])
+
+
+def test_terms_ask_the_tagger_only_for_rare_words() -> None:
+    from ragability_gen.substitute.kinds import terms
+
+    assert terms("The staircase makes two full turns around a central pole.", _no_tags) == []
+
+
+def test_a_term_keeps_one_invented_word_in_every_form() -> None:
+    text = ("The aardvark digs. Aardvarks sleep, and aardvarks burrow; an aardvark's burrow. The cella had one "
+            "ambulatory, the temple two ambulatories; the fort had bastions and orillons.")
+    found = [mention(text, w, "TERM") for w in ("aardvark", "aardvarks", "ambulatory", "ambulatories", "orillons")]
+    table = build_table(found, maker())
+    new = rewrite(text, table, [], None, None).new
+    one, hall, ear = table.part_map["aardvark"], table.part_map["ambulatory"], table.part_map["orillons"]
+    assert one.islower() and not one.endswith("s") and "aardvarks" not in table.part_map
+    assert table.part_map["ambulatories"] == (hall[:-1] + "ies" if hall.endswith("y") else hall + "s")
+    assert ear.endswith("s")  # found only in the plural: the invented word is a plural too
+    assert new == (f"The {one} digs. {one.capitalize()}s sleep, and {one}s burrow; an {one}'s burrow. The cella had "
+                   f"one {hall}, the temple two {table.part_map['ambulatories']}; the fort had bastions and {ear}.")

@@ -43,7 +43,7 @@ from .entities import (
 )
 from .kinds import shaped
 from .mapping import Table, build_table
-from .names import invent, is_common
+from .names import invent, is_common, singulars
 from .nlp import Annotations, load_model, model_label
 from .review import plan, review
 from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
@@ -266,7 +266,11 @@ def _proper_in(infos: Annotations, text: str) -> tuple[tuple[int, int], ...]:
     return infos.tags(text).proper
 
 
-_NAMED_ANYWAY = frozenset({"NORP", "LANGUAGE", "TAXON", "SCRIPT", "CURRENCY"})
+def _lower_tags(infos: Annotations, text: str) -> Mapping[int, str]:
+    return infos.tags(text).lower_tags
+
+
+_NAMED_ANYWAY = frozenset({"NORP", "LANGUAGE", "TAXON", "SCRIPT", "CURRENCY", "TERM"})
 
 
 def _no_written_words(found: list[Mention], texts: Sequence[str], first_field: Mapping[str, str]) -> list[Mention]:
@@ -281,6 +285,20 @@ def _no_written_words(found: list[Mention], texts: Sequence[str], first_field: M
     for w, label in terms.items():
         lower = re.compile(r"(?<![\w'’-])" + re.escape(w.lower()) + r"(?![\w'’-])")
         out += [Mention(first_field[t], m.start(), m.end(), m[0], label) for t in texts for m in lower.finditer(t)]
+    return out
+
+
+def _terms_everywhere(found: list[Mention], texts: Sequence[str], first_field: Mapping[str, str]) -> list[Mention]:
+    """A term (see ``kinds.terms``) is one wherever it stands: an NER mention of the word (a PERSON
+    "Aardvarks" opening a sentence) takes its label, and its singular in lower case ("aardvark", commoner
+    than its plural) is a mention of it too, so that both forms get one invented word."""
+    keys = {norm(m.text) for m in found if m.label == "TERM"}
+    if not keys:
+        return found
+    out = [replace(m, label="TERM") if m.label not in _NAMED_ANYWAY and norm(m.text) in keys else m for m in found]
+    for s in sorted({s for k in keys for s in singulars(k) if len(s) >= 4} - keys):
+        pattern = re.compile(r"(?<![\w'’-])" + re.escape(s) + r"(?![\w-])")
+        out += [Mention(first_field[t], m.start(), m.end(), m[0], "TERM") for t in texts for m in pattern.finditer(t)]
     return out
 
 
@@ -373,9 +391,11 @@ class _Group:
                 languages.setdefault(m.field, []).append((m.start, m.end))
         spans = [[(s, e) for s, e, label in infos[t].ents if label in ENTITY_TYPES] for t in self.texts]
         by_text = [languages.get(first_field[t], []) for t in self.texts]
-        for t, more in zip(self.texts, shaped(self.texts, ner_names, labels, by_text, spans), strict=True):
+        tags = partial(_lower_tags, infos)
+        for t, more in zip(self.texts, shaped(self.texts, ner_names, labels, by_text, spans, tags,
+                                                        infos.classes), strict=True):
             found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
-        return _no_written_words(found, self.texts, first_field)
+        return _no_written_words(_terms_everywhere(found, self.texts, first_field), self.texts, first_field)
 
     def _rewrite(self, text: str, metadata: bool = False) -> Rewrite:
         """Rewrite one text; problems and repairs are worded without the field, which the row adds.

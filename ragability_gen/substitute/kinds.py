@@ -16,6 +16,9 @@ here by its shape and handed to the mapping like any NER mention:
   kroon (EEK)"): it names its country as well as the country's name does;
 - EVENT: a named event or period that would date the instance ("Second World War", "the Great
   Depression", "Renaissance"), even inside a date NER found;
+- TERM: a common noun English hardly uses ("the newel", "aardwolves", "ytterbium"), in every case: it
+  tells a reader the thing or field the instance is about ("a spiral staircase without a newel")
+  as well as a name does;
 - ORG: the other upper-case codes of a parenthesised list ("(ESP)") once one of them is a name or a
   country code, and an initialism of a name of the instance ("PRI" beside "Partido Revolucionario
   Institucional").
@@ -24,10 +27,11 @@ here by its shape and handed to the mapping like any NER mention:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 
-from .entities import FUNCTION
-from .names import is_common, is_word
+from .entities import FUNCTION, TERM_ZIPF
+from .names import is_common, is_word, singulars
 from .places import country_of, currency_units
 from .words import never_name, sentence_start
 
@@ -216,6 +220,57 @@ def currencies(text: str) -> list[Found]:
     return out
 
 
+TERM_RARE_ZIPF = 2.0
+"""A common noun written in lower case and rarer than this in English is a term ("newel" 1.9, "aardwolf" 1.1;
+not "hectare" 3.1): one that tells a reader what and where the text is about as a name does."""
+_LOWER = re.compile(r"(?<![^\W\d_])[^\W\d_]{4,}(?![^\W\d_])")
+_NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
+_ADJECTIVE_END = re.compile(r"(?:al|ar|ic|ous|ive|able|ible|ful|less|ish|like|ary|ory|ed|ing|ant|ent|ian|ese|oid|ose"
+                            r"|ile|ine)$")
+"""Endings of English adjectives: a rare word the tagger calls an adjective without one is a noun before a noun
+("hyolith conchs", "agnostid species")."""
+
+
+def terms(text: str, tags: Callable[[], Mapping[int, str]],
+          classes: Callable[[str], frozenset[str]] = lambda word: frozenset()) -> list[Found]:
+    """Rare common nouns in lower case ("the newel", "stoneworts", "ytterbium"): a word rarer than
+    ``TERM_RARE_ZIPF`` whose singular, if it is a plural, is no common word either ("aardvarks" of "aardvark"
+    2.4 is a term; "racecourses" of "racecourse" 3.0 is not), and that is a noun. Such a word names the
+    thing or the field the instance is about, and a reader who knows it can answer from memory.
+
+    Args:
+        tags: The tags of the text's lower-case words by start; asked only when a rare word is there.
+        classes: The word classes English gives a word (``Annotations.classes``): a word only ever a noun
+            is one ("the newel or central pole", which the small tagger calls an adjective); one never a noun
+            is none ("polyphyletic", "subsists"); for one that may be either, or that the lists lack, the
+            tagger decides (see ``_noun``).
+    """
+    rare = [m for m in _LOWER.finditer(text) if m[0].islower() and _rare_noun_form(m[0])]
+    if not rare:
+        return []
+    tagged = tags()
+    return [(m.start(), m.end(), m[0], "TERM") for m in rare if _noun(m[0], tagged.get(m.start(), ""), classes(m[0]))]
+
+
+def _rare_noun_form(word: str) -> bool:
+    return (not is_common(word, TERM_RARE_ZIPF) and not never_name(word)
+            and not any(is_common(s, TERM_ZIPF) for s in singulars(word)))
+
+
+def _noun(word: str, tag: str, known: frozenset[str]) -> bool:
+    """Whether a rare word is a noun, by its word classes and its tag. The tagger is unsure of words it has
+    hardly seen: a word the lists lack is a noun when tagged one, when tagged an adjective but ending as no
+    adjective does ("hyolith conchs", "agnostid species"), or when tagged a verb in the third person that
+    the dictionary does not have, nor its stem ("carboranes"; not "subsists")."""
+    if known:
+        return "noun" in known and (known == {"noun"} or tag in _NOUN_TAGS)
+    if tag in _NOUN_TAGS:
+        return True
+    if tag in ("JJ", "JJS", "JJR"):
+        return _ADJECTIVE_END.search(word) is None
+    return tag == "VBZ" and not is_word(word)
+
+
 def events(text: str) -> list[Found]:
     """Named events and periods: a capitalised run ending in an event word, or a capitalised period word."""
     out = []
@@ -262,14 +317,17 @@ def initialisms(texts: Sequence[str], names: Iterable[str]) -> list[list[Found]]
 
 
 def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str],
-           languages: Sequence[Sequence[tuple[int, int]]], names: Sequence[Sequence[tuple[int, int]]]
-           ) -> list[list[Found]]:
+           languages: Sequence[Sequence[tuple[int, int]]], names: Sequence[Sequence[tuple[int, int]]],
+           tags: Callable[[str], Mapping[int, str]] = lambda text: {},
+           classes: Callable[[str], frozenset[str]] = lambda word: frozenset()) -> list[list[Found]]:
     """Per text, every name found by its shape (see the module notes) whose label is among ``labels``.
 
     Args:
         ner_names: The names NER found in the instance (for sibling codes and initialisms).
         languages: Per text, the spans of the languages and nationalities found in it (for renderings).
         names: Per text, the spans NER found names in (for foreign words inside names).
+        tags: The tags of a text's lower-case words by start (for terms); asked only for texts with a rare word.
+        classes: The word classes of a word (for terms).
     """
     wanted = set(labels)
     out: list[list[Found]] = []
@@ -283,6 +341,8 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
             found += currencies(t)
         if "EVENT" in wanted:
             found += events(t)
+        if "TERM" in wanted:
+            found += terms(t, partial(tags, t), classes)
         if "PROPN" in wanted:
             found += rendered(t)
         out.append(found)

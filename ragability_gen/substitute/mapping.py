@@ -49,8 +49,8 @@ from .words import never_name
 
 _STYLE = {"PERSON": "family", "NORP": "demonym", "LANGUAGE": "demonym", "GPE": "place", "LOC": "place",
           "FAC": "place", "SCRIPT": "place", "CURRENCY": "place"}
-_WORDS_ARE_NAMES = ("TAXON", "SCRIPT", "CURRENCY")
-"""Labels whose lower-case words are names too ("Panthera leo", "Latin alteri", "50 kwanzas")."""
+_WORDS_ARE_NAMES = ("TAXON", "SCRIPT", "CURRENCY", "TERM")
+"""Labels whose lower-case words are names too ("Panthera leo", "Latin alteri", "50 kwanzas", "the newel")."""
 
 
 @dataclass
@@ -213,6 +213,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
             del table.entities[ent.key]
     ranked = [e for e in ranked if e.key in table.entities]
     if fixed is None:
+        _link_plurals(table)
         ranked += _link_places(table, present, invent)
         ranked += _link_derived(table, present)
         _link_initialisms(table)
@@ -298,8 +299,26 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
             style = "family" if i == replace[-1] else "given"
         else:
             style = _STYLE.get(ent.label, "org")
-        table.part_map[key] = invent(style, w)
+        new = invent(style, w)
+        if ent.label == "TERM":  # a term found only in the plural ("ambulatories") stays one; a singular
+            new = new.rstrip("s") or new  # gets its plural by the original's ending: no "ancies" + "s"
+            new += "s" if _PLURAL.search(w) else ""
+        table.part_map[key] = new
     return True
+
+
+def _link_plurals(table: Table) -> None:
+    """A term's plural in "-ies" follows its singular ("ambulatories" beside "ambulatory"): the other plurals
+    are matched by the singular's aliases, these are not."""
+    for ent in table.entities.values():
+        singular = ent.key[:-3] + "y"
+        if ent.label == "TERM" and ent.key.endswith("ies") and singular in table.part_map and ent.key in table.part_map:
+            new = table.part_map[singular]
+            table.part_map[ent.key] = new[:-1] + "ies" if new.endswith("y") else new + "s"
+
+
+_PLURAL = re.compile(r"(?<![siu])s$")
+"""A regular plural ending: not "-ss", "-is", "-us" of a singular ("abacus", "pubis")."""
 
 
 def _link_places(table: Table, present: Callable[[str], bool], invent: Callable[[str, str], str]) -> list[Entity]:

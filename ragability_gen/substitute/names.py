@@ -212,19 +212,23 @@ def is_proper_entry(word: str) -> bool:
     return word[:1].upper() + word[1:].lower() in _web2()
 
 
+def singulars(word: str) -> list[str]:
+    """The forms ``word`` may be the plural of, by the regular endings ("ambulatories": "ambulatory",
+    "ambulatori", "ambulatorie"); none for a word not ending in "s"."""
+    if not word.endswith("s"):
+        return []
+    if word.endswith("ies"):
+        return [word[:-3] + "y", word[:-2], word[:-1]]
+    return [word[:-2], word[:-1]] if word.endswith("es") else [word[:-1]]
+
+
 @lru_cache(maxsize=1 << 17)
 def is_word(word: str) -> bool:
     """True for a word English writes in lower case: its lower-case form, or its singular or stem, is a
     lower-case dictionary entry ("Appeal", "Provinces", "Located"; not "Plato", "Normandy", "Sikh", which
     wordfreq's case-blind counts rate as common as ordinary words)."""
     low = word.lower()
-    forms = [low]
-    if low.endswith("ies"):
-        forms.append(low[:-3] + "y")
-    if low.endswith("es"):
-        forms.append(low[:-2])
-    if low.endswith("s"):
-        forms.append(low[:-1])
+    forms = [low, *singulars(low)]
     if low.endswith("ed"):
         forms += [low[:-1], low[:-2]]
     if low.endswith("ing"):

