@@ -280,3 +280,29 @@ def test_a_term_keeps_one_invented_word_in_every_form() -> None:
     assert ear.endswith("s")  # found only in the plural: the invented word is a plural too
     assert new == (f"The {one} digs. {one.capitalize()}s sleep, and {one}s burrow; an {one}'s burrow. The cella had "
                    f"one {hall}, the temple two {table.part_map['ambulatories']}; the fort had bastions and {ear}.")
+
+
+@pytest.mark.parametrize("word, term", [
+    ("officals", False), ("opporunity", False), ("inconsistancies", False),  # one slip from a common word
+    ("thehuge", False), ("breaksin", False),  # a stop word run together with a common word
+    ("loanword", True), ("satrap", True), ("europium", True),  # compounds and words that split by chance
+    ("agnostids", True),  # one slip from "agnostics", but a word the word lists know (below) is no slip
+    ("lógos", True), ("vark", True),  # foreign and short words are no slips ("logos", "park")
+])
+def test_slips_of_english_are_no_terms(word: str, term: bool) -> None:
+    from ragability_gen.substitute.kinds import terms
+
+    text = f"They saw the {word} there."
+    known = frozenset({"noun"}) if word == "agnostids" else frozenset()
+    got = terms(text, lambda: {text.index(word): "NN"}, lambda w: known)
+    assert [w for _, _, w, _ in got] == ([word] if term else [])
+
+
+def test_english_nouns_after_a_nationality_are_no_renderings() -> None:
+    from ragability_gen.substitute.kinds import renderings
+
+    text = "Danish peacekeepers came; Latin alteri means others."
+    labels = [(0, 6), (26, 31)]
+    english = {"peacekeepers": frozenset({"noun"})}
+    assert [w for _, _, w, _ in renderings(text, labels, lambda w: english.get(w, frozenset()))] == ["alteri"]
+    assert [w for _, _, w, _ in renderings(text, labels)] == ["peacekeepers", "alteri"]  # without word lists

@@ -141,17 +141,20 @@ def _foreign(word: str, below: float = 3.0, dictionary: bool = True) -> bool:
             and not (dictionary and is_word(word)))
 
 
-def renderings(text: str, labels: Iterable[tuple[int, int]]) -> list[Found]:
+def renderings(text: str, labels: Iterable[tuple[int, int]],
+               classes: Callable[[str], frozenset[str]] = lambda word: frozenset()) -> list[Found]:
     """Foreign words right after a language's name ("Latin alteri", "Old French alquemie, alkimie",
     "(Afrikaans: erdvark)"): where the language is replaced, such a word would still tell which it was and
-    what the word renders. Up to three, separated by commas, "or" or slashes."""
+    what the word renders. Up to three, separated by commas, "or" or slashes. A word with a word class in
+    English (``classes``) is English, also where the dictionary predates it ("Danish peacekeepers", "Russian
+    cosmonauts")."""
     out = []
     for _, end in labels:
         m = _AFTER_LABEL.match(text, end)
         pos = m.end() if m else end
         for _ in range(3):
             w = _RENDERING_WORD.match(text, pos)
-            if w is None or not _foreign(w[0]):
+            if w is None or not _foreign(w[0]) or classes(w[0]):
                 break
             out.append((w.start(), w.end(), w[0], "SCRIPT"))
             more = _NEXT_RENDERING.match(text, w.end())
@@ -170,11 +173,12 @@ _FOREIGN_NAME = re.compile(r"(?<![\w'’-])[A-Z][^\W\d_]*(?=[ \t]+(?:des|du|der|
 ("Union des républiques ...") whether NER found it there or not."""
 
 
-def foreign_in_names(text: str, spans: Iterable[tuple[int, int]]) -> list[Found]:
+def foreign_in_names(text: str, spans: Iterable[tuple[int, int]],
+                     classes: Callable[[str], frozenset[str]] = lambda word: frozenset()) -> list[Found]:
     """Foreign words in lower case inside a name NER found or one a foreign article shows, or going on from
     it through function words ("Union des républiques socialistes soviétiques"): NER keeps a name to its
     capitals, and the mapping keeps lower-case parts, so such words would stay and tell the name. At most
-    six words past the span."""
+    six words past the span. A slip of English (see ``_made_of_english``) is none: "Tom Varley alsosaid"."""
     out: list[Found] = []
     spans = list(spans) + [(m.start(), m.end()) for m in _FOREIGN_NAME.finditer(text)]
     for start, end in spans:
@@ -183,7 +187,8 @@ def foreign_in_names(text: str, spans: Iterable[tuple[int, int]]) -> list[Found]
             word = m[1]
             # English hardly knows it (not "endosymbiotic" of a span NER got wrong); after one such word, the
             # dictionary is not asked ("socialistes" looks English by its stem)
-            foreign = word.casefold() not in FUNCTION and _foreign(word, 1.0, dictionary=not seen)
+            foreign = (word.casefold() not in FUNCTION and _foreign(word, 1.0, dictionary=not seen)
+                       and (seen or not _made_of_english(word, classes(word))))
             if m.start(1) >= end:
                 if past == 6 or not (foreign or word.casefold() in FUNCTION):
                     break
@@ -249,12 +254,41 @@ def terms(text: str, tags: Callable[[], Mapping[int, str]],
     if not rare:
         return []
     tagged = tags()
-    return [(m.start(), m.end(), m[0], "TERM") for m in rare if _noun(m[0], tagged.get(m.start(), ""), classes(m[0]))]
+    return [(m.start(), m.end(), m[0], "TERM") for m in rare
+            if _noun(m[0], tagged.get(m.start(), ""), known := classes(m[0])) and not _made_of_english(m[0], known)]
 
 
 def _rare_noun_form(word: str) -> bool:
     return (not is_common(word, TERM_RARE_ZIPF) and not never_name(word)
             and not any(is_common(s, TERM_ZIPF) for s in singulars(word)))
+
+
+_LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _made_of_english(word: str, known: frozenset[str]) -> bool:
+    """True for a slip of English, which a reader reads through: a stop word run together with a common
+    dictionary word ("thehuge", "breaksin"; not "satrap", nor a compound such as "loanword", which is a term),
+    or a word of six ASCII letters or more that neither the dictionary nor the word lists (``known``) have,
+    one slip away from a common word: a letter added, dropped or changed, or two swapped ("officals",
+    "opporunity", "inconsistancies")."""
+    if any(_joined(word[:i], word[i:]) for i in range(2, len(word) - 1)):
+        return True
+    if known or is_word(word) or len(word) < 6 or not word.isascii():  # short words and foreign ones have
+        return False  # common neighbours by chance: "vark" is one slip from "park", "lógos" from "logos"
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    slips = ({a + b[1:] for a, b in splits if b} | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+             | {a + c + b[1:] for a, b in splits if b for c in _LATIN_LETTERS}
+             | {a + c + b for a, b in splits for c in _LATIN_LETTERS})
+    return any(is_common(s, TERM_ZIPF) for s in slips - {word})
+
+
+def _joined(a: str, b: str) -> bool:
+    return (never_name(a) and _common_word(b)) or (_common_word(a) and never_name(b))
+
+
+def _common_word(word: str) -> bool:
+    return len(word) > 2 and is_common(word) and is_word(word)
 
 
 def _noun(word: str, tag: str, known: frozenset[str]) -> bool:
@@ -336,7 +370,7 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
         if "TAXON" in wanted:
             found += taxa(t)
         if "SCRIPT" in wanted:
-            found += scripts(t) + renderings(t, language_spans) + foreign_in_names(t, name_spans)
+            found += scripts(t) + renderings(t, language_spans, classes) + foreign_in_names(t, name_spans, classes)
         if "CURRENCY" in wanted:
             found += currencies(t)
         if "EVENT" in wanted:

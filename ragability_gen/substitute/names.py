@@ -214,7 +214,9 @@ def is_proper_entry(word: str) -> bool:
 
 def singulars(word: str) -> list[str]:
     """The forms ``word`` may be the plural of, by the regular endings ("ambulatories": "ambulatory",
-    "ambulatori", "ambulatorie"); none for a word not ending in "s"."""
+    "ambulatori", "ambulatorie") and "-men" ("militiamen": "militiaman"); none for another word."""
+    if word.endswith("men") and len(word) > 5:
+        return [word[:-3] + "man"]
     if not word.endswith("s"):
         return []
     if word.endswith("ies"):
