@@ -306,3 +306,13 @@ def test_english_nouns_after_a_nationality_are_no_renderings() -> None:
     english = {"peacekeepers": frozenset({"noun"})}
     assert [w for _, _, w, _ in renderings(text, labels, lambda w: english.get(w, frozenset()))] == ["alteri"]
     assert [w for _, _, w, _ in renderings(text, labels)] == ["peacekeepers", "alteri"]  # without word lists
+
+
+@pytest.mark.parametrize("word, own", [
+    ("Britain", True), ("European", True), ("Americans", True), ("AFP", True),  # dictionary: capitalised only
+    ("Atlas", False), ("Distance", False), ("Holder", False), ("Keeper", False),  # also (or only) lower case
+])
+def test_a_capital_of_its_own(word: str, own: bool) -> None:
+    from ragability_gen.substitute.names import capitalised_only
+
+    assert capitalised_only(word) is own

@@ -13,7 +13,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .names import VERY_COMMON_ZIPF, is_common, is_known_name, is_proper_entry, is_surname, is_word
+from .names import (
+    VERY_COMMON_ZIPF,
+    capitalised_only,
+    is_common,
+    is_known_name,
+    is_proper_entry,
+    is_surname,
+    is_word,
+)
 from .places import nationality
 from .words import header_cell, label_cell, never_name, sentence_start, unit_at
 
@@ -242,8 +250,14 @@ class NameTest:
 
     def __call__(self, pos: int) -> bool:
         if sentence_start(self.text, pos):
-            return (self.tagged(pos) or self.rare(pos)) and not self.in_label(pos)
+            return (self.tagged(pos) or self.rare(pos) or self.own_capital(pos)) and not self.in_label(pos)
         return not self.in_label(pos)
+
+    def own_capital(self, pos: int) -> bool:
+        """True for a word at ``pos`` that the dictionary writes only capitalised ("Boeotian", "Britain"):
+        a name, even where the tagger calls it an adjective."""
+        m = _PART.match(self.text, pos)
+        return m is not None and capitalised_only(m[0])
 
     def rare(self, pos: int) -> bool:
         """True for a word at ``pos`` that English hardly has (Zipf below 1.5): a name, wherever it stands,
@@ -296,7 +310,7 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                 # capital says so and the tagger agrees ("France" and "Will" are known names: as before), and
                 # no person's when the dictionary writes it in lower case only ("Keeper" of "Keeper of the
                 # Records"; "Atlas of Greek mythology" is also a proper name there)
-                if (not sentence_start(text, s) and is_name.tagged(s)
+                if ((not sentence_start(text, s) or capitalised_only(words[0])) and is_name.tagged(s)
                         and not (label == "PERSON" and is_word(words[0]) and not is_proper_entry(words[0]))):
                     out.append(Mention(field_name, s, e, text[s:e], label))
             elif not is_common(words[0], VERY_COMMON_ZIPF) or is_name.tagged(s):
@@ -305,8 +319,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         caps = sorted(((a, b) for a, b in ps if text[a].isupper()), key=lambda ab: sentence_start(text, ab[0]))
         if any(not ordinary(text[a:b]) or is_name(a) for a, b in caps):  # cheap tests first
             out.append(Mention(field_name, s, e, text[s:e], label))
-        elif label in ("NORP", "LANGUAGE") and any(nationality(text[a:b]) for a, b in caps):
-            out.append(Mention(field_name, s, e, text[s:e], label))  # "French troops ...", "English words ..."
+        elif label in ("NORP", "LANGUAGE") and any(nationality(text[a:b]) or capitalised_only(text[a:b])
+                                                   for a, b in caps):
+            out.append(Mention(field_name, s, e, text[s:e], label))  # "French troops", "Americans' fears"
     return out
 
 

@@ -224,6 +224,15 @@ def singulars(word: str) -> list[str]:
     return [word[:-2], word[:-1]] if word.endswith("es") else [word[:-1]]
 
 
+def capitalised_only(word: str) -> bool:
+    """True for a word the dictionary writes capitalised and never in lower case, itself or its singular
+    ("Britain", "European", "Americans"; not "Atlas", "Distance"), or an acronym ("AFP"): its capital is its
+    own, also where a sentence opens."""
+    if len(word) > 1 and word.isupper() and word.isalpha():
+        return True
+    return any(is_proper_entry(f) and not is_word(f) for f in (word, *singulars(word)))
+
+
 @lru_cache(maxsize=1 << 17)
 def is_word(word: str) -> bool:
     """True for a word English writes in lower case: its lower-case form, or its singular or stem, is a
