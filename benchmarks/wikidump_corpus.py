@@ -20,6 +20,13 @@ A real dump ships in gensim's wheel as test data (206 articles, 6 MB of wikitext
     python benchmarks/bench_leaks.py /tmp/wikidump.jsonl --show 50
 
 ``--tiny`` builds from a small dump written here (the tests run it).
+
+``--text`` reads plain text instead, one document a line, as news copy: gensim's wheel also ships 300
+Australian news stories of 2001 (``lee_background.cor``: typos, run-together words, agencies and places
+opening sentences). Each story is cut in two at the sentence end nearest its middle, and the question asks
+about "the news"::
+
+    python benchmarks/wikidump_corpus.py --text /tmp/gs/gensim/test/test_data/lee_background.cor -o /tmp/news.jsonl
 """
 
 from __future__ import annotations
@@ -81,6 +88,24 @@ def pages(stream: BinaryIO) -> Iterator[tuple[str, str]]:
                 yield title, body
         elif tag == "page":
             el.clear()
+
+
+def documents(stream: BinaryIO) -> Iterator[tuple[str, str]]:
+    """("the news", text) of each line of plain text with two sentences or more: two paragraphs, cut at the
+    sentence end nearest the middle."""
+    for raw in io.TextIOWrapper(stream, encoding="utf-8", errors="replace"):
+        line = raw.strip()
+        ends = [m.end() for m in SENTENCE_END.finditer(line) if m.end() < len(line.rstrip(" .!?"))]
+        if ends:
+            cut = min(ends, key=lambda e: abs(2 * e - len(line)))
+            yield "the news", line[:cut].strip() + "\n\n" + line[cut:].strip()
+
+
+TINY_TEXT = (
+    "Hundreds of residents left Orrin Bay today as a bushfire moved towards the town. The Marlow Fire Service "
+    "says 60 units are in the area. Officals said thehuge fire began in 1998.\n"
+    "Britain will lead the force, the minister said. AFP said the talks went on. Americans' fears grew as "
+    "European leaders met in Quellin.\n")
 
 
 def open_dump(path: Path) -> BinaryIO:
@@ -202,12 +227,15 @@ def main() -> int:
     ap.add_argument("-o", "--output", type=Path, required=True, help="Canonical instances, JSON lines.")
     ap.add_argument("--per-article", type=int, default=2)
     ap.add_argument("--limit", type=int, default=300, help="At most this many instances.")
-    ap.add_argument("--tiny", action="store_true", help="Build from a small dump written here.")
+    ap.add_argument("--text", action="store_true", help="DUMP is plain text, one document a line (news copy).")
+    ap.add_argument("--tiny", action="store_true", help="Build from a small dump (or text) written here.")
     args = ap.parse_args()
     if args.dump is None and not args.tiny:
         ap.error("give a dump, or --tiny")
-    with io.BytesIO(TINY_DUMP.encode("utf-8")) if args.tiny else open_dump(args.dump) as stream:
-        rows = build(pages(stream), args.per_article, args.limit)
+    tiny = TINY_TEXT if args.text else TINY_DUMP
+    with io.BytesIO(tiny.encode("utf-8")) if args.tiny else open_dump(args.dump) as stream:
+        rows = build(documents(stream) if args.text else pages(stream), args.per_article, args.limit,
+                     **({"low": 1, "high": 100_000} if args.text else {}))
     with open(args.output, "w", encoding="utf-8") as fh:
         for r in rows:
             fh.write(json.dumps(r, ensure_ascii=False) + "\n")

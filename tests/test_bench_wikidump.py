@@ -27,3 +27,18 @@ def test_tiny_dump_gives_instances_of_plain_text(tmp_path):
             answer = r["answers"][c["answer"]]
             assert answer["short"] in answer["long"] and answer["long"] in c["text"]
     assert rows[0]["answers"]["1"]["short"] == "1871"  # the first year of the context
+
+
+def test_tiny_text_gives_two_halves_of_each_story(tmp_path):
+    out = tmp_path / "news.jsonl"
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--text", "--tiny", "-o", str(out)], capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [[c["text"] for c in r["contexts"]] for r in rows] == [
+        ["Hundreds of residents left Orrin Bay today as a bushfire moved towards the town.",
+         "The Marlow Fire Service says 60 units are in the area. Officals said thehuge fire began in 1998."],
+        ["Britain will lead the force, the minister said. AFP said the talks went on.",
+         "Americans' fears grew as European leaders met in Quellin."]]
+    assert {r["query"] for r in rows} == {"What do the passages say about the news?"}
+    assert rows[0]["answers"]["2"] == {"short": "1998", "long": "Officals said thehuge fire began in 1998."}
