@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
+from string import ascii_lowercase
 
 from .entities import FUNCTION, TERM_ZIPF
 from .names import is_common, is_word, singulars
@@ -263,9 +264,6 @@ def _rare_noun_form(word: str) -> bool:
             and not any(is_common(s, TERM_ZIPF) for s in singulars(word)))
 
 
-_LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
-
-
 def _made_of_english(word: str, known: frozenset[str]) -> bool:
     """True for a slip of English, which a reader reads through: a stop word run together with a common
     dictionary word ("thehuge", "breaksin"; not "satrap", nor a compound such as "loanword", which is a term),
@@ -278,8 +276,8 @@ def _made_of_english(word: str, known: frozenset[str]) -> bool:
         return False  # common neighbours by chance: "vark" is one slip from "park", "lógos" from "logos"
     splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
     slips = ({a + b[1:] for a, b in splits if b} | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
-             | {a + c + b[1:] for a, b in splits if b for c in _LATIN_LETTERS}
-             | {a + c + b for a, b in splits for c in _LATIN_LETTERS})
+             | {a + c + b[1:] for a, b in splits if b for c in ascii_lowercase}
+             | {a + c + b for a, b in splits for c in ascii_lowercase})
     return any(is_common(s, TERM_ZIPF) for s in slips - {word})
 
 
