@@ -44,7 +44,7 @@ from .entities import (
 from .kinds import shaped
 from .mapping import Table, build_table
 from .names import invent, is_common, singulars
-from .nlp import Annotations, load_model, model_label
+from .nlp import Annotations, load_model, model_label, word_classes
 from .review import plan, review
 from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
 from .scan import input_names, needs_ner, scan
@@ -149,6 +149,7 @@ def substitute_instances(instances: Sequence[Instance], seed: int = 0, types: It
     """
     labels = check_types(types)
     nlp = load_model(model)
+    word_classes(nlp)  # built once here, so that forked workers share it
     texts = list(dict.fromkeys(t for inst in instances for _, t in text_fields(inst)))
     from .parallel import substitute_parallel, workers_for  # it builds on this module
 

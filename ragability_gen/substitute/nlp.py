@@ -123,7 +123,8 @@ def word_classes(nlp: Any) -> dict[str, frozenset[str]]:
     for cls in WORD_CLASSES:
         for lemma in index.get(cls, ()):
             out.setdefault(lemma, set()).add(cls)
-    return {lemma: frozenset(classes) for lemma, classes in out.items()}
+    shared: dict[frozenset[str], frozenset[str]] = {}  # a dozen distinct sets, not one per lemma
+    return {lemma: shared.setdefault(frozenset(classes), frozenset(classes)) for lemma, classes in out.items()}
 
 
 def _numpy_products(nlp: Any) -> None:
