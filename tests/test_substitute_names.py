@@ -316,3 +316,19 @@ def test_a_capital_of_its_own(word: str, own: bool) -> None:
     from ragability_gen.substitute.names import capitalised_only
 
     assert capitalised_only(word) is own
+
+
+@pytest.mark.parametrize("text, langs", [
+    ("C'est cependant à partir de 1936 que Jean l'amène à réunir ses anciens amis chaque quinzaine.", ["fr"]),
+    ("Er sagte, dass die Brücke über den Fluss im Winter geschlossen wird.", ["de"]),
+    ("The hectocotyl of the argonaut detaches; the aardwolf eats termites and the oarfish swims.", []),
+    ("The novel À la recherche du temps perdu was published in seven volumes between 1913 and 1927.", []),
+    ("Orvandel was published in 1921. C'est pourtant à partir de 1935 que Paul l'invite à réunir ses amis.", ["fr"]),
+])
+def test_passages_in_another_language(text: str, langs: list[str]) -> None:
+    from ragability_gen.substitute.kinds import foreign_passages
+
+    found = foreign_passages(text)
+    assert [lang for _, _, lang in found] == langs
+    if found:
+        assert text[found[-1][0]:found[-1][1]].strip().startswith(("C'est", "Er sagte"))

@@ -41,7 +41,7 @@ from .entities import (
     ordinary,
     written_words,
 )
-from .kinds import shaped
+from .kinds import foreign_passages, passage_word, shaped
 from .mapping import Table, build_table
 from .names import invent, is_common, singulars
 from .nlp import Annotations, load_model, model_label, word_classes
@@ -289,6 +289,16 @@ def _no_written_words(found: list[Mention], texts: Sequence[str], first_field: M
     return out
 
 
+def _not_quoted_words(text: str, found: list[Mention]) -> list[Mention]:
+    """``found`` without the proper nouns the tagger saw in words of a quotation in another language ("C'est" opening
+    a French sentence; see ``kinds.foreign_passages``). Names NER found there stay names."""
+    propn = [m for m in found if m.label == "PROPN"]
+    passages = foreign_passages(text) if propn else []
+    if not passages:
+        return found
+    return [m for m in found if m.label != "PROPN" or not passage_word(text, m.start, m.end, passages)]
+
+
 def _terms_everywhere(found: list[Mention], texts: Sequence[str], first_field: Mapping[str, str]) -> list[Mention]:
     """A term (see ``kinds.terms``) is one wherever it stands: an NER mention of the word (a PERSON
     "Aardvarks" opening a sentence) takes its label, and its singular in lower case ("aardvark", commoner
@@ -379,7 +389,8 @@ class _Group:
         """The mentions NER and the shape rules find, and the rare words of metadata."""
         infos, rows = self.infos, self.rows
         found = [m for t in self.texts
-                 for m in mentions(first_field[t], t, infos[t].ents, infos[t].capitals, self.is_name[t], labels)]
+                 for m in _not_quoted_words(t, mentions(first_field[t], t, infos[t].ents, infos[t].capitals,
+                                                        self.is_name[t], labels))]
         for row in rows if "PROPN" in labels else ():  # NER does not read metadata: a title's rare words
             for key, value in row.metadata.items():  # ("Argentovaria") are names too
                 found += [Mention(f"metadata/{key}", m.start(), m.end(), m[0], "PROPN")

@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import partial
+from functools import lru_cache, partial
 from string import ascii_lowercase
 
 from .entities import FUNCTION, TERM_ZIPF
-from .names import is_common, is_word, singulars
+from .names import is_common, is_word, singulars, zipf_en
 from .places import country_of, currency_units
 from .words import never_name, sentence_start
 
@@ -348,6 +348,49 @@ def initialisms(texts: Sequence[str], names: Iterable[str]) -> list[list[Found]]
     return [[(m.start(), m.end(), m[0], "ORG") for m in _UPPER.finditer(t) if m[0] in wanted] for t in texts]
 
 
+PASSAGE_LANGUAGES = ("fr", "de", "es", "it", "pt", "nl")
+"""Languages a passage quoted in a Wikipedia article is most often in, whose word lists wordfreq holds."""
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+(?=\s|$)|$)?|[.!?\n]+")
+_PASSAGE_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+def foreign_passages(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, language) of the sentences of ``text`` written in another language (see
+    ``PASSAGE_LANGUAGES``): five lower-case words or more, half of them rare in English (below Zipf 3.0), and
+    seven in ten more frequent in that language than in English ("C'est cependant à partir de 1936 que ...").
+    A quotation stays readable: its own words are no terms or renderings, only its names change."""
+    out = []
+    for m in _SENTENCE.finditer(text):
+        words = [w[0].lower() for w in _PASSAGE_WORD.finditer(m[0]) if w[0][:1].islower() and len(w[0]) > 1]
+        if len(words) < 5 or sum(not is_common(w, TERM_ZIPF) for w in words) * 2 < len(words):
+            continue
+        english = [zipf_en(w) for w in words]
+        share = {lang: sum(_zipf_in(w, lang) > e for w, e in zip(words, english, strict=True)) / len(words)
+                 for lang in PASSAGE_LANGUAGES}
+        best = max(PASSAGE_LANGUAGES, key=lambda lang: share[lang])
+        if share[best] >= 0.7:
+            out.append((m.start(), m.end(), best))
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _zipf_in(word: str, lang: str) -> float:
+    from wordfreq import zipf_frequency
+
+    return float(zipf_frequency(word, lang))
+
+
+def passage_word(text: str, start: int, end: int, passages: Sequence[tuple[int, int, str]]) -> bool:
+    """True for a capitalised word opening a sentence of a foreign passage that is a common word of its
+    language (Zipf 4.0 or more there): "C'est", which the English tagger takes for a proper noun."""
+    return any(a <= start < b and sentence_start(text, start) and _zipf_in(text[start:end].lower(), lang) >= 4.0
+               for a, b, lang in passages)
+
+
+def _outside(found: list[Found], spans: Sequence[tuple[int, int, str]]) -> list[Found]:
+    return [f for f in found if not any(a <= f[0] < b for a, b, _ in spans)]
+
+
 def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str],
            languages: Sequence[Sequence[tuple[int, int]]], names: Sequence[Sequence[tuple[int, int]]],
            tags: Callable[[str], Mapping[int, str]] = lambda text: {},
@@ -365,16 +408,18 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
     out: list[list[Found]] = []
     for t, language_spans, name_spans in zip(texts, languages, names, strict=True):
         found: list[Found] = []
+        quoted = foreign_passages(t) if "SCRIPT" in wanted or "TERM" in wanted else []
         if "TAXON" in wanted:
             found += taxa(t)
         if "SCRIPT" in wanted:
-            found += scripts(t) + renderings(t, language_spans, classes) + foreign_in_names(t, name_spans, classes)
+            found += scripts(t) + _outside(renderings(t, language_spans, classes)
+                                           + foreign_in_names(t, name_spans, classes), quoted)
         if "CURRENCY" in wanted:
             found += currencies(t)
         if "EVENT" in wanted:
             found += events(t)
         if "TERM" in wanted:
-            found += terms(t, partial(tags, t), classes)
+            found += _outside(terms(t, partial(tags, t), classes), quoted)
         if "PROPN" in wanted:
             found += rendered(t)
         out.append(found)
