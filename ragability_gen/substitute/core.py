@@ -293,7 +293,7 @@ def _not_quoted_words(text: str, found: list[Mention]) -> list[Mention]:
     """``found`` without the proper nouns the tagger saw in words of a quotation in another language ("C'est" opening
     a French sentence; see ``kinds.foreign_passages``). Names NER found there stay names."""
     propn = [m for m in found if m.label == "PROPN"]
-    passages = foreign_passages(text) if propn else []
+    passages = foreign_passages(text) if propn else ()
     if not passages:
         return found
     return [m for m in found if m.label != "PROPN" or not passage_word(text, m.start, m.end, passages)]

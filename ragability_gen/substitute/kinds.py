@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
 from string import ascii_lowercase
 
 from .entities import FUNCTION, TERM_ZIPF
-from .names import is_common, is_word, singulars, zipf_en
+from .names import is_common, is_word, singulars
 from .places import country_of, currency_units
 from .words import never_name, sentence_start
 
@@ -349,41 +349,60 @@ def initialisms(texts: Sequence[str], names: Iterable[str]) -> list[list[Found]]
 
 
 PASSAGE_LANGUAGES = ("fr", "de", "es", "it", "pt", "nl")
-"""Languages a passage quoted in a Wikipedia article is most often in, whose word lists wordfreq holds."""
+"""Languages a passage quoted in a Wikipedia article is most often in; spaCy ships their stop words."""
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+(?=\s|$)|$)?|[.!?\n]+")
 _PASSAGE_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_ELISION = re.compile(r"^([^\W\d_]{1,3}['’])")
 
 
-def foreign_passages(text: str) -> list[tuple[int, int, str]]:
+@cache
+def _stop_words(lang: str) -> frozenset[str]:
+    """The stop words of ``lang``, spaCy's list (a few hundred words), read from its module alone: importing the
+    language's package would build its tokenizer's exceptions (two seconds for French)."""
+    import importlib.util
+    from pathlib import Path
+
+    import spacy
+
+    path = Path(spacy.__file__).parent / "lang" / lang / "stop_words.py"
+    spec = importlib.util.spec_from_file_location(f"_ragability_stop_words_{lang}", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return frozenset(module.STOP_WORDS)
+
+
+def _stop_in(word: str, lang: str) -> bool:
+    """True for a stop word of ``lang``, or a word after an elided one ("l'épopée", "c'est")."""
+    stops = _stop_words(lang)
+    return word in stops or ((m := _ELISION.match(word)) is not None and m[1] in stops)
+
+
+@lru_cache(maxsize=1 << 12)  # asked twice per text: for its terms and renderings, and for its proper nouns
+def foreign_passages(text: str) -> tuple[tuple[int, int, str], ...]:
     """(start, end, language) of the sentences of ``text`` written in another language (see
     ``PASSAGE_LANGUAGES``): five lower-case words or more, half of them rare in English (below Zipf 3.0), and
-    seven in ten more frequent in that language than in English ("C'est cependant à partir de 1936 que ...").
-    A quotation stays readable: its own words are no terms or renderings, only its names change."""
+    three in ten stop words of that language, twice the share of English ones and under a fifth ("C'est cependant à
+    partir de 1936 que ..."). A quotation stays readable: its own words are no terms or renderings, only its names
+    change."""
     out = []
+    english = _stop_words("en")
     for m in _SENTENCE.finditer(text):
         words = [w[0].lower() for w in _PASSAGE_WORD.finditer(m[0]) if w[0][:1].islower() and len(w[0]) > 1]
-        if len(words) < 5 or sum(not is_common(w, TERM_ZIPF) for w in words) * 2 < len(words):
+        if len(words) < 5 or sum(w in english for w in words) * 5 >= len(words):
+            continue  # English: a fifth of its words or more are English stop words (cheap sets first)
+        if sum(not is_common(w, TERM_ZIPF) for w in words) * 2 < len(words):
             continue
-        english = [zipf_en(w) for w in words]
-        share = {lang: sum(_zipf_in(w, lang) > e for w, e in zip(words, english, strict=True)) / len(words)
-                 for lang in PASSAGE_LANGUAGES}
+        share = {lang: sum(_stop_in(w, lang) for w in words) / len(words) for lang in ("en", *PASSAGE_LANGUAGES)}
         best = max(PASSAGE_LANGUAGES, key=lambda lang: share[lang])
-        if share[best] >= 0.7:
+        if share[best] >= 0.3 and share[best] >= 2 * share["en"]:
             out.append((m.start(), m.end(), best))
-    return out
-
-
-@lru_cache(maxsize=1 << 16)
-def _zipf_in(word: str, lang: str) -> float:
-    from wordfreq import zipf_frequency
-
-    return float(zipf_frequency(word, lang))
+    return tuple(out)
 
 
 def passage_word(text: str, start: int, end: int, passages: Sequence[tuple[int, int, str]]) -> bool:
-    """True for a capitalised word opening a sentence of a foreign passage that is a common word of its
-    language (Zipf 4.0 or more there): "C'est", which the English tagger takes for a proper noun."""
-    return any(a <= start < b and sentence_start(text, start) and _zipf_in(text[start:end].lower(), lang) >= 4.0
+    """True for a capitalised word opening a sentence of a foreign passage that is a stop word of its language or
+    follows an elided one: "C'est", which the English tagger takes for a proper noun."""
+    return any(a <= start < b and sentence_start(text, start) and _stop_in(text[start:end].lower(), lang)
                for a, b, lang in passages)
 
 
@@ -408,7 +427,7 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
     out: list[list[Found]] = []
     for t, language_spans, name_spans in zip(texts, languages, names, strict=True):
         found: list[Found] = []
-        quoted = foreign_passages(t) if "SCRIPT" in wanted or "TERM" in wanted else []
+        quoted = foreign_passages(t) if "SCRIPT" in wanted or "TERM" in wanted else ()
         if "TAXON" in wanted:
             found += taxa(t)
         if "SCRIPT" in wanted:

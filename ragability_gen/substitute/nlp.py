@@ -218,11 +218,19 @@ class Annotations:
                 self._tags[doc.text] = self._keep_tags(doc)
 
     def _keep_tags(self, doc: Any) -> Tags:
+        """The tags kept of a tagged document, read from one array (no Token object per token)."""
         tagged = "tagger" in self._tag_pipes
-        return Tags(tuple((t.idx, t.idx + len(t.text)) for t in doc
-                          if (t.tag_ in ("NNP", "NNPS") if tagged else t.text[:1].isupper())),
-                    frozenset(t.idx for t in doc if t.tag_ == "NNS"),
-                    {t.idx: t.tag_ for t in doc if tagged and len(t.text) >= 4 and t.text.islower() and t.is_alpha})
+        text, strings = doc.text, doc.vocab.strings
+        proper, plural, lower = [], set(), {}
+        for start, size, tag_id in doc.to_array(["IDX", "LENGTH", "TAG"]).tolist():
+            word, tag = text[start:start + size], strings[tag_id] if tagged else ""
+            if tag in ("NNP", "NNPS") if tagged else word[:1].isupper():
+                proper.append((start, start + size))
+            if tag == "NNS":
+                plural.add(start)
+            if tagged and size >= 4 and word.islower() and word.isalpha():
+                lower[start] = tag
+        return Tags(tuple(proper), frozenset(plural), lower)
 
     def batched(self, jobs: Sequence[Callable[[], T]], hold: Callable[[], Any], resume: Callable[[Any], None]
                 ) -> list[T]:
