@@ -372,3 +372,18 @@ def test_word_classes_come_from_the_model(spacy_model) -> None:  # noqa: ANN001
     assert infos.classes("tarnishes") == {"noun", "verb"}
     assert infos.classes("tartaric") == {"adj"}
     assert infos.classes("hyolith") == frozenset()
+
+
+def test_a_year_before_a_verb_the_tagger_calls_a_plural_noun_moves() -> None:
+    # "1999 encodes": the small tagger reads "encodes" as a plural noun, as in "1201 people"; the word lists
+    # know "encode" only as a verb, so 1999 is a year there too, and both years move by the same offset
+    inst = make(["The gene found in Lund in 1998 reads a sequence.",
+                 "The gene found in Lund in 1999 encodes a kinase."],
+                "When was the gene found?", [("1998", "The gene found in Lund in 1998"),
+                                             ("1999", "The gene found in Lund in 1999")])
+    res = core.substitute_instances([inst])
+    out, rec = res.instances[0], res.audit[0]
+    assert rec["status"] == "substituted", rec["reasons"]
+    years = [int(re.search(r"\d{4}", c.text)[0]) for c in out.contexts.values()]
+    assert years[1] - years[0] == 1 and years[0] == 1998 + rec["date_offset"]
+    assert [a.short for a in out.answers.values()] == [str(y) for y in years]

@@ -332,3 +332,11 @@ def test_passages_in_another_language(text: str, langs: list[str]) -> None:
     assert [lang for _, _, lang in found] == langs
     if found:
         assert text[found[-1][0]:found[-1][1]].strip().startswith(("C'est", "Er sagte"))
+
+
+def test_a_long_run_of_letters_is_no_term_nor_slip() -> None:
+    from ragability_gen.substitute.kinds import _made_of_english, terms
+
+    sequence = "acgt" * 5000  # a gene in lower case: 20,000 letters (its slips would be a million strings)
+    assert terms(f"The gene reads {sequence} and stops.", _no_tags) == []
+    assert _made_of_english(sequence, frozenset()) is False

@@ -260,7 +260,13 @@ def _given_spans(entry: Entry, texts: Sequence[str]) -> list[tuple[str, int, int
 
 
 def _plural_at(infos: Annotations, text: str, pos: int) -> bool:
-    return pos in infos.tags(text).plural_starts
+    """Whether a plural noun starts at ``pos``: tagged one, and not a word the word lists know only as another
+    class ("1999 encodes", "encodes" tagged a plural noun: a year, not a count such as "1201 people")."""
+    if pos not in infos.tags(text).plural_starts:
+        return False
+    m = _WORD.match(text, pos)
+    known = infos.classes(m[0]) if m else frozenset()
+    return not known or "noun" in known
 
 
 def _proper_in(infos: Annotations, text: str) -> tuple[tuple[int, int], ...]:

@@ -226,6 +226,8 @@ def currencies(text: str) -> list[Found]:
     return out
 
 
+_LONGEST_WORD = 30
+"""Longer runs of letters are no English words, and no terms: a sequence ("atgcgtacgt..."), a code."""
 TERM_RARE_ZIPF = 2.0
 """A common noun written in lower case and rarer than this in English is a term ("newel" 1.9, "aardwolf" 1.1;
 not "hectare" 3.1): one that tells a reader what and where the text is about as a name does."""
@@ -260,8 +262,10 @@ def terms(text: str, tags: Callable[[], Mapping[int, str]],
 
 
 def _rare_noun_form(word: str) -> bool:
-    return (not is_common(word, TERM_RARE_ZIPF) and not never_name(word)
+    return (len(word) <= _LONGEST_WORD and not is_common(word, TERM_RARE_ZIPF) and not never_name(word)
             and not any(is_common(s, TERM_ZIPF) for s in singulars(word)))
+
+
 
 
 def _made_of_english(word: str, known: frozenset[str]) -> bool:
@@ -270,6 +274,8 @@ def _made_of_english(word: str, known: frozenset[str]) -> bool:
     or a word of six ASCII letters or more that neither the dictionary nor the word lists (``known``) have,
     one slip away from a common word: a letter added, dropped or changed, or two swapped ("officals",
     "opporunity", "inconsistancies")."""
+    if len(word) > _LONGEST_WORD:
+        return False  # no typing slip: a sequence ("atgcgt..."), whose slips would be too many to try
     if any(_joined(word[:i], word[i:]) for i in range(2, len(word) - 1)):
         return True
     if known or is_word(word) or len(word) < 6 or not word.isascii():  # short words and foreign ones have
