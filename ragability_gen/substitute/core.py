@@ -39,6 +39,8 @@ from .entities import (
     mentions,
     norm,
     ordinary,
+    ordinary_written_words,
+    whole_word,
     written_words,
 )
 from .kinds import foreign_passages, passage_word, shaped
@@ -290,18 +292,14 @@ def _no_written_words(found: list[Mention], texts: Sequence[str], first_field: M
     terms = {w: next(m.label for m in found if m.text == w) for w in words if not is_common(w, TERM_ZIPF)}
     out = [m for m in found if m.text not in words or m.text in terms]
     for w, label in terms.items():
-        lower = re.compile(r"(?<![\w'’-])" + re.escape(w.lower()) + r"(?![\w'’-])")
-        out += [Mention(first_field[t], m.start(), m.end(), m[0], label) for t in texts for m in lower.finditer(t)]
+        out += [Mention(first_field[t], m.start(), m.end(), m[0], label)
+                for t in texts for m in whole_word(w.lower()).finditer(t)]
     return out
 
 
-def _not_quoted_words(text: str, found: list[Mention]) -> list[Mention]:
-    """``found`` without the proper nouns the tagger saw in words of a quotation in another language ("C'est" opening
-    a French sentence; see ``kinds.foreign_passages``). Names NER found there stay names."""
-    propn = [m for m in found if m.label == "PROPN"]
-    passages = foreign_passages(text) if propn else ()
-    if not passages:
-        return found
+def _not_quoted_words(text: str, found: list[Mention], passages: Sequence[tuple[int, int, str]]) -> list[Mention]:
+    """``found`` without the proper nouns the tagger saw in words of a quotation in another language (``passages``:
+    "C'est" opening a French sentence; see ``kinds.foreign_passages``). Names NER found there stay names."""
     return [m for m in found if m.label != "PROPN" or not passage_word(text, m.start, m.end, passages)]
 
 
@@ -314,8 +312,8 @@ def _terms_everywhere(found: list[Mention], texts: Sequence[str], first_field: M
         return found
     out = [replace(m, label="TERM") if m.label not in _NAMED_ANYWAY and norm(m.text) in keys else m for m in found]
     for s in sorted({s for k in keys for s in singulars(k) if len(s) >= 4} - keys):
-        pattern = re.compile(r"(?<![\w'’-])" + re.escape(s) + r"(?![\w-])")
-        out += [Mention(first_field[t], m.start(), m.end(), m[0], "TERM") for t in texts for m in pattern.finditer(t)]
+        out += [Mention(first_field[t], m.start(), m.end(), m[0], "TERM")
+                for t in texts for m in whole_word(s, possessive=True).finditer(t)]
     return out
 
 
@@ -394,9 +392,10 @@ class _Group:
     def _found(self, first_field: dict[str, str], labels: tuple[str, ...]) -> list[Mention]:
         """The mentions NER and the shape rules find, and the rare words of metadata."""
         infos, rows = self.infos, self.rows
-        found = [m for t in self.texts
+        quoted = [foreign_passages(t) for t in self.texts]
+        found = [m for t, here in zip(self.texts, quoted, strict=True)
                  for m in _not_quoted_words(t, mentions(first_field[t], t, infos[t].ents, infos[t].capitals,
-                                                        self.is_name[t], labels))]
+                                                        self.is_name[t], labels), here)]
         for row in rows if "PROPN" in labels else ():  # NER does not read metadata: a title's rare words
             for key, value in row.metadata.items():  # ("Argentovaria") are names too
                 found += [Mention(f"metadata/{key}", m.start(), m.end(), m[0], "PROPN")
@@ -411,7 +410,7 @@ class _Group:
         by_text = [languages.get(first_field[t], []) for t in self.texts]
         tags = partial(_lower_tags, infos)
         for t, more in zip(self.texts, shaped(self.texts, ner_names, labels, by_text, spans, tags,
-                                                        infos.classes), strict=True):
+                                                        infos.classes, quoted), strict=True):
             found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
         return _no_written_words(_terms_everywhere(found, self.texts, first_field), self.texts, first_field)
 
@@ -445,7 +444,7 @@ class _Group:
         left = {t: rw.new for t, rw in self.rewrites.items() if needs_ner(rw.new, names, invented)}
         words = {s.text for s in scan(left, left, names, invented, {})
                  if s.kind == "name" and s.text[:1].isupper() and not is_common(s.text)}
-        add = sorted(words - {w for w in written_words(words, self.texts) if is_common(w, TERM_ZIPF)})
+        add = sorted(words - ordinary_written_words(words, self.texts))
         if not add:
             return self
         adjust = Adjust(add=tuple(add), pinned=dict(self.table.part_map), offset=self.offset)

@@ -202,6 +202,13 @@ from this Zipf frequency on ("alchemy" 3.2: it stays in every case); a rarer one
 instance is about ("albedo" 2.6, "aardwolf" 1.1: it is replaced in every case)."""
 
 
+@lru_cache(maxsize=1 << 12)
+def whole_word(word: str, possessive: bool = False) -> re.Pattern[str]:
+    """``word`` as written and whole: not inside a longer, hyphenated or elided word ("albedos", "pre-albedo",
+    "l'albedo", "albedo's"), or with ``possessive`` also before an apostrophe ("albedo's")."""
+    return re.compile(r"(?<![\w'’-])" + re.escape(word) + (r"(?![\w-])" if possessive else r"(?![\w'’-])"))
+
+
 def written_words(candidates: Iterable[str], texts: Sequence[str]) -> set[str]:
     """The capitalised dictionary words among ``candidates`` that the instance also writes in lower case and
     capitalises only where a sentence, line or cell opens: "Albedo () or reflection coefficient, from Latin
@@ -213,13 +220,17 @@ def written_words(candidates: Iterable[str], texts: Sequence[str]) -> set[str]:
             continue
         if not is_word(w.lower()) or is_known_name(w):
             continue
-        lower = re.compile(r"(?<![\w'’-])" + re.escape(w.lower()) + r"(?![\w'’-])")
-        if not any(lower.search(t) for t in texts):
+        if not any(whole_word(w.lower()).search(t) for t in texts):
             continue
-        capital = re.compile(r"(?<![\w'’-])" + re.escape(w) + r"(?![\w'’-])")
-        if all(sentence_start(t, m.start()) for t in texts for m in capital.finditer(t)):
+        if all(sentence_start(t, m.start()) for t in texts for m in whole_word(w).finditer(t)):
             words.add(w)
     return words
+
+
+def ordinary_written_words(candidates: Iterable[str], texts: Sequence[str]) -> set[str]:
+    """The ``written_words`` at least as common as ``TERM_ZIPF``: ordinary words, kept in every case ("Alchemy
+    ... alchemy"); the rarer ones are terms."""
+    return {w for w in written_words(candidates, texts) if is_common(w, TERM_ZIPF)}
 
 
 def label_words(words: Sequence[str], text: str, start: int, end: int) -> bool:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import cache, lru_cache, partial
+from functools import cache, partial
 from string import ascii_lowercase
 
 from .entities import FUNCTION, TERM_ZIPF
@@ -266,8 +266,6 @@ def _rare_noun_form(word: str) -> bool:
             and not any(is_common(s, TERM_ZIPF) for s in singulars(word)))
 
 
-
-
 def _made_of_english(word: str, known: frozenset[str]) -> bool:
     """True for a slip of English, which a reader reads through: a stop word run together with a common
     dictionary word ("thehuge", "breaksin"; not "satrap", nor a compound such as "loanword", which is a term),
@@ -357,7 +355,6 @@ def initialisms(texts: Sequence[str], names: Iterable[str]) -> list[list[Found]]
 PASSAGE_LANGUAGES = ("fr", "de", "es", "it", "pt", "nl")
 """Languages a passage quoted in a Wikipedia article is most often in; spaCy ships their stop words."""
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+(?=\s|$)|$)?|[.!?\n]+")
-_PASSAGE_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _ELISION = re.compile(r"^([^\W\d_]{1,3}['’])")
 
 
@@ -383,7 +380,6 @@ def _stop_in(word: str, lang: str) -> bool:
     return word in stops or ((m := _ELISION.match(word)) is not None and m[1] in stops)
 
 
-@lru_cache(maxsize=1 << 12)  # asked twice per text: for its terms and renderings, and for its proper nouns
 def foreign_passages(text: str) -> tuple[tuple[int, int, str], ...]:
     """(start, end, language) of the sentences of ``text`` written in another language (see
     ``PASSAGE_LANGUAGES``): five lower-case words or more, half of them rare in English (below Zipf 3.0), and
@@ -393,7 +389,7 @@ def foreign_passages(text: str) -> tuple[tuple[int, int, str], ...]:
     out = []
     english = _stop_words("en")
     for m in _SENTENCE.finditer(text):
-        words = [w[0].lower() for w in _PASSAGE_WORD.finditer(m[0]) if w[0][:1].islower() and len(w[0]) > 1]
+        words = [w[0].lower() for w in _RENDERING_WORD.finditer(m[0]) if w[0][:1].islower() and len(w[0]) > 1]
         if len(words) < 5 or sum(w in english for w in words) * 5 >= len(words):
             continue  # English: a fifth of its words or more are English stop words (cheap sets first)
         if sum(not is_common(w, TERM_ZIPF) for w in words) * 2 < len(words):
@@ -419,7 +415,8 @@ def _outside(found: list[Found], spans: Sequence[tuple[int, int, str]]) -> list[
 def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str],
            languages: Sequence[Sequence[tuple[int, int]]], names: Sequence[Sequence[tuple[int, int]]],
            tags: Callable[[str], Mapping[int, str]] = lambda text: {},
-           classes: Callable[[str], frozenset[str]] = lambda word: frozenset()) -> list[list[Found]]:
+           classes: Callable[[str], frozenset[str]] = lambda word: frozenset(),
+           quoted: Sequence[Sequence[tuple[int, int, str]]] | None = None) -> list[list[Found]]:
     """Per text, every name found by its shape (see the module notes) whose label is among ``labels``.
 
     Args:
@@ -428,23 +425,24 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
         names: Per text, the spans NER found names in (for foreign words inside names).
         tags: The tags of a text's lower-case words by start (for terms); asked only for texts with a rare word.
         classes: The word classes of a word (for terms).
+        quoted: Per text, its ``foreign_passages``, where no terms or renderings are looked for; None finds them.
     """
     wanted = set(labels)
     out: list[list[Found]] = []
-    for t, language_spans, name_spans in zip(texts, languages, names, strict=True):
+    passages = quoted if quoted is not None else [foreign_passages(t) for t in texts]
+    for t, language_spans, name_spans, here in zip(texts, languages, names, passages, strict=True):
         found: list[Found] = []
-        quoted = foreign_passages(t) if "SCRIPT" in wanted or "TERM" in wanted else ()
         if "TAXON" in wanted:
             found += taxa(t)
         if "SCRIPT" in wanted:
             found += scripts(t) + _outside(renderings(t, language_spans, classes)
-                                           + foreign_in_names(t, name_spans, classes), quoted)
+                                           + foreign_in_names(t, name_spans, classes), here)
         if "CURRENCY" in wanted:
             found += currencies(t)
         if "EVENT" in wanted:
             found += events(t)
         if "TERM" in wanted:
-            found += _outside(terms(t, partial(tags, t), classes), quoted)
+            found += _outside(terms(t, partial(tags, t), classes), here)
         if "PROPN" in wanted:
             found += rendered(t)
         out.append(found)

@@ -308,11 +308,11 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
 
 
 def _link_plurals(table: Table) -> None:
-    """A term's plural in "-ies" follows its singular ("ambulatories" beside "ambulatory"): the other plurals
-    are matched by the singular's aliases, these are not."""
+    """A plural in "-ies" follows its singular ("ambulatories" beside "ambulatory"): the other plurals are merged
+    with their singulars and matched by their aliases (see ``build_table``), these are not."""
     for ent in table.entities.values():
         singular = ent.key[:-3] + "y"
-        if ent.label == "TERM" and ent.key.endswith("ies") and singular in table.part_map and ent.key in table.part_map:
+        if ent.key.endswith("ies") and singular in table.part_map and ent.key in table.part_map:
             new = table.part_map[singular]
             table.part_map[ent.key] = new[:-1] + "ies" if new.endswith("y") else new + "s"
 

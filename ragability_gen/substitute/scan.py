@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .entities import ENTITY_TYPES, GENERIC, MONTHS_DAYS, TERM_ZIPF, TITLES, ordinary, parts, written_words
+from .entities import ENTITY_TYPES, GENERIC, MONTHS_DAYS, TITLES, ordinary, ordinary_written_words, parts
 from .kinds import scripts
 from .names import is_common, singulars
 from .places import country_of
@@ -74,7 +74,7 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
             w = m[0]
             if w[:1].isupper() and not ordinary(w) and not sentence_start(t, m.start()):
                 out.add(w.casefold())
-    out -= {w.casefold() for w in written_words({w[:1].upper() + w[1:] for w in out}, texts) if is_common(w, TERM_ZIPF)}
+    out -= {w.casefold() for w in ordinary_written_words({w[:1].upper() + w[1:] for w in out}, texts)}
     return {w for w in out if not _kept_word(w) and any(c.isalpha() for c in w)}
 
 
