@@ -14,7 +14,9 @@ written instance with its input instance, field by field, with its own evidence:
 - known names: a capitalised word of the output (no acronym) that was a word of an NER entity of the
   input and that Webster's Second (``english-words``, capitals kept) has no lower-case entry for, nor for
   its singular, stem or American spelling, wherever it stands: well-known names ("Darwin", "Ontario",
-  "Munich" opening a sentence) that the frequency rules above take for common words;
+  "Munich" opening a sentence) that the frequency rules above take for common words; and a place of two or
+  more capitalised words that NER found in the input and the output still writes ("United States",
+  "Northern Territory"), whose words are all common;
 - ordinary words lost: a whole word written in lower case in an input text with Zipf 3.0 or more, or a
   stop word not in capitals ("US" is a name), that occurs fewer times in the output text;
 - hard cases: the regression set (``tests/data/substitute/regression.jsonl``), each case passing when
@@ -90,6 +92,7 @@ class Detector:
         self.stop = STOP_WORDS
         self.zipf = lambda w: zipf_frequency(w, "en")
         self._ents: dict[str, list[str]] = {}
+        self._places: dict[str, list[str]] = {}
         from english_words import get_english_words_set
 
         self.lower_entries = {w for w in get_english_words_set(["web2"], alpha=True) if w.islower()}
@@ -99,6 +102,7 @@ class Detector:
         for doc in self.nlp.pipe(todo, batch_size=64):
             self._ents[doc.text] = [e.text for e in doc.ents if e.label_ not in (
                 "DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT")]
+            self._places[doc.text] = [e.text for e in doc.ents if e.label_ in ("GPE", "LOC")]
 
     @staticmethod
     def foreign(word: str) -> bool:
@@ -141,6 +145,11 @@ class Detector:
                      re.sub(r"ing$", "e", low), re.sub(r"re$", "er", low), re.sub(r"our", "or", low)}
             if not forms & self.lower_entries:
                 out.append(w)
+        for place in self._places[old]:
+            words = WORD.findall(re.sub(r"^(?:the|The)\s+|['’]s$", "", place))
+            if (len(words) >= 2 and all(w[:1].isupper() or w in ("of", "and") for w in words)
+                    and re.search(r"(?<!\w)" + r"\s+".join(map(re.escape, words)) + r"(?!\w)", new)):
+                out.append(" ".join(words))
         return out
 
     def lost(self, old: str, new: str) -> list[str]:

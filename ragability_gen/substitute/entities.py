@@ -66,6 +66,9 @@ GENERIC = frozenset("""
     rms hms uss ss mv hmas
     """.split())
 """Designators kept as they are inside names ("RMS Lusitania", "Tobolsk Viceroyalty", "Free City of Oskel")."""
+POSITIONS = frozenset("north south east west northern southern eastern western central upper lower middle new old "
+                      "great little".split())
+"""The designators that tell a compass point or position: "North-East" and "Upper West" name no one place."""
 MONTHS_DAYS = frozenset("january february march april may june july august september october november december "
                          "monday tuesday wednesday thursday friday saturday sunday".split())
 _PART = re.compile(r"(?:[^\W\d_]\.){2,}|[^\W_]+(?:['’][^\W_]+)*")
@@ -312,6 +315,11 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or _kept(words[0], True) or unit_at(text, s, e)):
             continue
         content = [w for w in words if not _kept(w, False)]
+        if not content and label in _PLACES and _place_of_designators(text, ps, is_name):
+            # "the United States", "the Northern Territory's coroner", "Central Park": a place whose words are all
+            # designators is still one place (its first word changes, see ``mapping``)
+            out.append(Mention(field_name, s, e, text[s:e], label))
+            continue
         if not content or label_words(content, text, s, e):
             continue  # "Second", "Their", a table header "Total Distance", a key "Born:"
         if len(words) == 1 and label not in ("NORP", "LANGUAGE"):
@@ -334,6 +342,24 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                                                    for a, b in caps):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "French troops", "Americans' fears"
     return out
+
+
+_PLACES = ("GPE", "LOC", "FAC")
+
+
+def _place_of_designators(text: str, ps: Sequence[tuple[int, int]], is_name: NameTest) -> bool:
+    """True for a place NER found whose parts are all designators ("United States", "North Island") when two or
+    more of them are capitalised words, one is no compass point or position ("North-East" is none), none is a
+    title, era or number word ("Sultan", "BC", "Second"), and the first is a name where it stands (capitalised
+    inside a sentence, or tagged a proper noun); no label ("North | South")."""
+    words = [text[a:b] for a, b in ps]
+    caps = [(a, b) for (a, b), w in zip(ps, words, strict=True) if w[:1].isupper() and w.isalpha()]
+    if any(text[b:c].strip(" -–—") for (_, b), (c, _) in zip(ps, ps[1:], strict=False)):
+        return False  # "East, North, South and West": a list of words
+    if len(caps) < 2 or all(w.casefold() in POSITIONS or w.casefold() in FUNCTION for w in words) or any(
+            w.casefold() in TITLES or never_name(w) or len(w) == 1 for w in words if w.casefold() not in FUNCTION):
+        return False
+    return is_name(caps[0][0]) and not label_words(words, text, ps[0][0], ps[-1][1])
 
 
 _WORD_BEFORE = re.compile(r"(?<![\w'’.-])[^\W\d_][^\W\d_'’-]+ $")

@@ -31,9 +31,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, partial
 from string import ascii_lowercase
 
-from .entities import FUNCTION, TERM_ZIPF
+from .entities import FUNCTION, GENERIC, POSITIONS, TERM_ZIPF
 from .names import is_common, is_word, singulars
-from .places import country_of, currency_units
+from .places import country_of, currency_units, place_names
 from .words import never_name, sentence_start
 
 _BINOMIAL = re.compile(r"(?<![\w.])([A-Z][a-z]{2,})\s+([a-z]{3,})(?!\w)")
@@ -325,6 +325,30 @@ def events(text: str) -> list[Found]:
     return out
 
 
+@cache
+def _designated_places() -> re.Pattern[str] | None:
+    """The known places whose words are all designators, with one that is no compass point or position ("United
+    States", "Northern Territory", "Western Cape"; not "North-East"), as written and whole."""
+    chosen = []
+    for name in place_names():
+        words = re.findall(r"[^\W\d_]+", name)
+        if (len(words) >= 2 and words[0][:1].isupper() and all(w.lower() in GENERIC or w.lower() in FUNCTION
+                                                                for w in words)
+                and any(w.lower() in GENERIC and w.lower() not in POSITIONS for w in words)):
+            chosen.append(r"\s+".join(re.escape(w) for w in name.split()))
+    if not chosen:
+        return None
+    return re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(chosen, key=lambda p: (-len(p), p))) + r")(?![\w-])")
+
+
+def designated_places(text: str) -> list[Found]:
+    """Known places named by designators alone ("the United States", "the Northern Territory's coroner"), also
+    inside a longer name ("United States Congress"): NER may call them an organisation or miss them, and each of
+    their words alone is kept in names, so nothing else would replace them."""
+    pattern = _designated_places()
+    return [] if pattern is None else [(m.start(), m.end(), m[0], "GPE") for m in pattern.finditer(text)]
+
+
 def codes(texts: Sequence[str], named: Callable[[str], bool]) -> list[list[Found]]:
     """Per text, the parenthesised upper-case codes of an instance once one of them is named or a country code."""
     found = [[(m.start(1), m.end(1), m[1]) for m in _CODE_IN_PARENS.finditer(t)] for t in texts]
@@ -441,6 +465,8 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
             found += currencies(t)
         if "EVENT" in wanted:
             found += events(t)
+        if "GPE" in wanted:
+            found += designated_places(t)
         if "TERM" in wanted:
             found += _outside(terms(t, partial(tags, t), classes), here)
         if "PROPN" in wanted:

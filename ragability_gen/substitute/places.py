@@ -106,6 +106,20 @@ def nationality(word: str) -> bool:
     return country_of(word) is not None or word in language_names()
 
 
+@cache
+def place_names() -> frozenset[str]:
+    """The names, as written, of every country and of its provinces, states and territories in ``countryinfo``
+    ("United States", "Northern Territory", "Eastern Cape"), with their multi-letter alternative spellings."""
+    import countryinfo
+
+    out: set[str] = set()
+    for c in countryinfo.all_countries():
+        info = c.info()
+        out.update(n for n in [info["name"], *(info.get("altSpellings") or ()), *(info.get("provinces") or ())]
+                   if isinstance(n, str) and len(n) > 3 and not n.isupper())
+    return frozenset(out)
+
+
 def country_of(form: str) -> Country | None:
     """The country ``form`` names ("France", "French", "FRA", "US"), or None."""
     found = countries().get(form.casefold())
