@@ -340,3 +340,24 @@ def test_a_long_run_of_letters_is_no_term_nor_slip() -> None:
     sequence = "acgt" * 5000  # a gene in lower case: 20,000 letters (its slips would be a million strings)
     assert terms(f"The gene reads {sequence} and stops.", _no_tags) == []
     assert _made_of_english(sequence, frozenset()) is False
+
+
+def test_a_plural_nationality_stays_plural_and_a_river_is_none() -> None:
+    text = "Muslims and Sikhs met by the Ganges."
+    table = build_table([mention(text, "Muslims", "NORP"), mention(text, "Sikhs", "NORP"),
+                         mention(text, "Ganges", "NORP")], maker())
+    muslims, sikhs, ganges = (table.part_map[k] for k in ("muslims", "sikhs", "ganges"))
+    assert muslims.endswith("ians") and sikhs.endswith("ians")  # "Muslim" and "Sikh" are words: plurals
+    assert ganges.endswith("ian") and not ganges.endswith("s")  # "Gange" is none
+    assert rewrite(text, table, [], None, None).new == f"{muslims} and {sikhs} met by the {ganges}."
+
+
+def test_a_month_as_surname_and_a_given_name_as_designator() -> None:
+    text = "Theresa May met Bill Gates in May 2019. Later, in June, May said no; in May she left."
+    table = build_table([mention(text, "Theresa May", "PERSON"), mention(text, "Bill Gates", "PERSON")], maker())
+    assert {"theresa", "may", "bill", "gates"} <= set(table.part_map)
+    may = table.part_map["may"]
+    new = rewrite(text, table, [], None, lambda pos: True).new
+    assert new == (f"{table.part_map['theresa']} {may} met {table.part_map['bill']} {table.part_map['gates']} in "
+                   f"May 2019. Later, in June, {may} said no; in May she left.")
+    assert table.leftovers(new) == []

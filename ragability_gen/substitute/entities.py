@@ -17,6 +17,7 @@ from .names import (
     VERY_COMMON_ZIPF,
     capitalised_only,
     is_common,
+    is_given_name,
     is_known_name,
     is_proper_entry,
     is_surname,
@@ -128,11 +129,12 @@ def ordinary(word: str) -> bool:
 def _kept(part: str, first: bool, person: bool = False) -> bool:
     """True for a part that stays as it is: an initial, particle, title, number, lower-case word, a
     Roman numeral after the first part, or a designator, unless in a person's name it is also a known
-    family name ("Damon Hill"; but "Castle Donington", which NER may call a person, keeps "Castle")."""
+    family name ("Damon Hill"; but "Castle Donington", which NER may call a person, keeps "Castle"), or
+    a given name opening it ("Bill Gates")."""
     low = part.casefold()
     return (len(part) == 1 or low in FUNCTION or low in TITLES or low in SUFFIXES
             or (never_name(part) and not (person and is_known_name(low)))
-            or (low in GENERIC and not (person and is_surname(low)))
+            or (low in GENERIC and not (person and (is_surname(low) or (first and is_given_name(low)))))
             or any(c.isdigit() for c in part) or part[:1].islower()
             or (not first and _ROMAN.fullmatch(part) is not None))
 
@@ -392,6 +394,27 @@ def _pieces(text: str, start: int, end: int, label: str) -> list[tuple[int, int,
     return [(a, b, label) for a, b in zip(edges[::2], edges[1::2], strict=True) if a < b]
 
 
+_NUMBER_AFTER = re.compile(r"[ \t]*,?[ \t]*\d")
+_NUMBER_BEFORE = re.compile(r"\d(?:st|nd|rd|th)?[ \t]*(?:of[ \t]+)?$")
+
+
+def _month_surname(text: str, start: int, end: int, words: Sequence[str]) -> bool:
+    """True when the month closing ``words`` (``text[start:end]``) is a surname: after a given name, with no number
+    after it ("Theresa May resigned"; not "Friday May 5")."""
+    return len(words) >= 2 and is_given_name(words[-2]) and _NUMBER_AFTER.match(text, end) is None
+
+
+def dated(text: str, start: int, end: int) -> bool:
+    """True for a month or weekday at ``text[start:end]`` in a date: a number right before or after it ("May 2019",
+    "5 May", "Friday 13"), or nothing capitalised before it ("in May she left"); not the surname in "In June, May
+    said"."""
+    if text[start:end].casefold() not in MONTHS_DAYS:
+        return False
+    before = text[max(0, start - 40):start].rstrip()
+    return (_NUMBER_AFTER.match(text, end) is not None or not before or not before.split()[-1][:1].isupper()
+            or _NUMBER_BEFORE.search(text[max(0, start - 12):start]) is not None)
+
+
 def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, str]],
                    capitals: Sequence[tuple[int, int]], is_name: NameTest) -> list[Mention]:
     """Proper nouns the NER model missed ("Tipperary", "the Pembly shrike"), labelled PROPN.
@@ -421,7 +444,8 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         s, e = span
         words = [text[s + x:s + y] for x, y in parts(text[s:e])]
         content = [w for w in words if not _kept(w, True)]
-        if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words)
+        if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
+                or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
                 or all(ordinary(w) for w in content)):
             continue
         if is_name(s) or (len(words) > 1 and not ordinary(words[0]) and not is_word(words[0].lower())

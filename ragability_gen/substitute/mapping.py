@@ -32,10 +32,12 @@ from .entities import (
     _DOTTED,
     ENTITY_TYPES,
     FUNCTION,
+    MONTHS_DAYS,
     TITLES,
     Mention,
     _kept,
     alias_pattern,
+    dated,
     norm,
     ordinary,
     parts,
@@ -133,6 +135,8 @@ class Table:
             key, mode = self._lookup(found)
             if not key or (mode == "proper" and is_name is not None and not is_name(m.start())):
                 continue
+            if mode == "proper" and dated(view, m.start(), m.start() + len(found)):
+                continue  # the month of "in May 2019" beside the surname of "Theresa May"
             edits = self.replaced_parts(found, m.start())
             if edits:
                 new = edited(text, m.start(), m.end(), edits)  # the text's own characters, the ending kept
@@ -267,7 +271,7 @@ def _fix(table: Table, ent: Entity, new: str) -> bool:
 def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> bool:
     """Give every distinctive part of ``ent`` an invented part; False when it has no part to replace."""
     words = [ent.surface[a:b] for a, b in parts(ent.surface)]
-    person = ent.label == "PERSON" or (ent.label in ("ORG", "FAC") and person_shaped(words))
+    person = ent.label == "PERSON" or (ent.label in ("ORG", "FAC", "PROPN") and person_shaped(words))
     lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
     replace = [i for i, w in enumerate(words)  # a title after the name is a name: "Amanda Khan"
                if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
@@ -384,7 +388,8 @@ def _add_partial_aliases(table: Table, ent: Entity) -> None:
     if ent.label == "PERSON" and len(ent.surface.split()) > 1:
         last_word = ent.surface.split()[-1]
         if any(norm(last_word[a:b]) in table.part_map for a, b in parts(last_word)):
-            forms.append((re.sub(r"['’]s$", "", last_word), "surname"))
+            surname = re.sub(r"['’]s$", "", last_word)  # "May" of "Theresa May" is a name only where the name
+            forms.append((surname, "proper" if surname.casefold() in MONTHS_DAYS else "surname"))  # test says so
     forms += [(w, "proper" if ordinary(w) else "part") for w in words if norm(w) in table.part_map]
     for form, mode in forms:
         if len(form) < 3 or norm(form) in table.forced:

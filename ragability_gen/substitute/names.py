@@ -153,6 +153,11 @@ _BUILDINGS = frozenset("hall park street square station bridge tower house colle
 """Designators that follow a given name in place names ("Albert Hall", "Victoria Park"): those stay places."""
 
 
+def is_given_name(word: str) -> bool:
+    """True for a given name in Faker's lists that is no place name ("Bill", "Glen"; not "Victoria")."""
+    return word.casefold() in _given_names()
+
+
 def is_surname(word: str) -> bool:
     """True for a family name in Faker's lists ("Hill", "Church"; not "Chapel" or "Castle")."""
     return word.casefold() in _surnames()
@@ -298,9 +303,16 @@ def _near(a: str, b: str) -> bool:
     return abs(len(a) - len(b)) <= 2 and _distance(a, b) <= 2
 
 
+_SINGULAR_ZIPF = 2.0
+"""A word in "-s" is a plural when its singular is at least this common ("kurd" 2.5; not "gange" 1.7)."""
+
+
 def _demonym_ending(original: str) -> str:
+    """The original's demonym ending; "ian", or "ians" after a plural whose singular is a word ("Muslims" ->
+    "Gamians", not "Gamian"; but "Ganges" and "Pyrenees", which NER may call nationalities, are no plurals)."""
     low = original.lower()
-    return next((e for e in _DEMONYM_ENDINGS if low.endswith(e)), "ian")
+    plural = re.search(r"(?<![siu])s$", low) is not None and is_common(low[:-1], _SINGULAR_ZIPF)
+    return next((e for e in _DEMONYM_ENDINGS if low.endswith(e)), "ians" if plural else "ian")
 
 
 def _candidate(fake: Any, style: str, original: str, attempt: int) -> str | None:
