@@ -36,8 +36,8 @@ entity labels, PROPN for proper nouns the NER model missed (see ``propn_mentions
 for binomials and non-Latin or IPA renderings, CURRENCY for currency units and TERM for rare common nouns
 (see ``kinds``)."""
 
-FUNCTION = frozenset("of the and & de la le les du des der den van von da di del della y al el bin ibn for on in "
-                     "at upon to a an all".split())
+FUNCTION = frozenset("of the and & de la le les du des au aux der den van von da di del della y al el bin ibn for on "
+                     "in at upon to a an all".split())
 TITLES = frozenset("mr mrs ms miss dr prof professor sir dame lord lady king queen prince princess duke duchess "
                    "count countess baron baroness baronet earl bishop archbishop pope saint st father brother "
                    "sister president general colonel captain admiral senator governor emperor empress patriarch "
@@ -327,7 +327,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if len(words) == 1 and label not in ("NORP", "LANGUAGE"):
             if not words[0][:1].isupper():
                 continue
-            if ordinary(words[0]) and not is_known_name(words[0]):  # "Distance", "Winner": a name only where a
+            if label == "GPE" and len(words[0]) > 1 and words[0].isupper() and words[0].isalpha():
+                out.append(Mention(field_name, s, e, text[s:e], label))  # "the neighbouring USSR", tagged a noun
+            elif ordinary(words[0]) and not is_known_name(words[0]):  # "Distance", "Winner": a name only where a
                 # capital says so and the tagger agrees ("France" and "Will" are known names: as before), and
                 # no person's when the dictionary writes it in lower case only ("Keeper" of "Keeper of the
                 # Records"; "Atlas of Greek mythology" is also a proper name there)
@@ -351,15 +353,17 @@ _PLACES = ("GPE", "LOC", "FAC")
 
 def _place_of_designators(text: str, ps: Sequence[tuple[int, int]], is_name: NameTest) -> bool:
     """True for a place NER found whose parts are all designators ("United States", "North Island") when two or
-    more of them are capitalised words, one is no compass point or position ("North-East" is none), none is a
-    title, era or number word ("Sultan", "BC", "Second"), and the first is a name where it stands (capitalised
-    inside a sentence, or tagged a proper noun); no label ("North | South")."""
+    more of them are capitalised words, one is no compass point or position ("North-East" is none), none is an
+    era or number word ("BC", "Second"), and the first is a name where it stands (capitalised inside a sentence,
+    or tagged a proper noun); no label ("North | South"). Titles count as designators here ("Port-au-Prince"), but
+    titles alone name no place ("Governor-General")."""
     words = [text[a:b] for a, b in ps]
     caps = [(a, b) for (a, b), w in zip(ps, words, strict=True) if w[:1].isupper() and w.isalpha()]
     if any(text[b:c].strip(" -–—") for (_, b), (c, _) in zip(ps, ps[1:], strict=False)):
         return False  # "East, North, South and West": a list of words
     if len(caps) < 2 or all(w.casefold() in POSITIONS or w.casefold() in FUNCTION for w in words) or any(
-            w.casefold() in TITLES or never_name(w) or len(w) == 1 for w in words if w.casefold() not in FUNCTION):
+            never_name(w) or len(w) == 1 for w in words if w.casefold() not in FUNCTION) or all(
+            w.casefold() in TITLES or w.casefold() in FUNCTION for w in words):
         return False
     return is_name(caps[0][0]) and not label_words(words, text, ps[0][0], ps[-1][1])
 

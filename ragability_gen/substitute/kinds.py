@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, partial
 from string import ascii_lowercase
 
-from .entities import FUNCTION, GENERIC, POSITIONS, TERM_ZIPF
+from .entities import FUNCTION, GENERIC, POSITIONS, TERM_ZIPF, TITLES
 from .names import is_common, is_word, singulars
 from .places import country_of, currency_units, place_names
 from .words import never_name, sentence_start
@@ -327,13 +327,13 @@ def events(text: str) -> list[Found]:
 
 @cache
 def _designated_places() -> re.Pattern[str] | None:
-    """The known places whose words are all designators, with one that is no compass point or position ("United
-    States", "Northern Territory", "Western Cape"; not "North-East"), as written and whole."""
+    """The known places whose words are all designators or titles, with one designator that is no compass point or
+    position ("United States", "Northern Territory", "Port-au-Prince"; not "North-East"), as written and whole."""
     chosen = []
     for name in place_names():
         words = re.findall(r"[^\W\d_]+", name)
-        if (len(words) >= 2 and words[0][:1].isupper() and all(w.lower() in GENERIC or w.lower() in FUNCTION
-                                                                for w in words)
+        if (len(words) >= 2 and words[0][:1].isupper() and words[0] != "The"
+                and all(w.lower() in GENERIC or w.lower() in FUNCTION or w.lower() in TITLES for w in words)
                 and any(w.lower() in GENERIC and w.lower() not in POSITIONS for w in words)):
             chosen.append(r"\s+".join(re.escape(w) for w in name.split()))
     if not chosen:

@@ -108,14 +108,16 @@ def nationality(word: str) -> bool:
 
 @cache
 def place_names() -> frozenset[str]:
-    """The names, as written, of every country and of its provinces, states and territories in ``countryinfo``
-    ("United States", "Northern Territory", "Eastern Cape"), with their multi-letter alternative spellings."""
+    """The names, as written, of every country, its capital and its provinces, states and territories in
+    ``countryinfo`` ("United States", "Port-au-Prince", "Northern Territory"), with their multi-letter alternative
+    spellings."""
     import countryinfo
 
     out: set[str] = set()
     for c in countryinfo.all_countries():
         info = c.info()
-        out.update(n for n in [info["name"], *(info.get("altSpellings") or ()), *(info.get("provinces") or ())]
+        out.update(n for n in [info["name"], info.get("capital"), *(info.get("altSpellings") or ()),
+                               *(info.get("provinces") or ())]
                    if isinstance(n, str) and len(n) > 3 and not n.isupper())
     return frozenset(out)
 
