@@ -101,9 +101,14 @@ def language_names() -> frozenset[str]:
 
 
 def nationality(word: str) -> bool:
-    """True for a country's name or demonym ("French", "Irish") or a language's name ("English"): with NER's
-    nationality or language label, a name also where a sentence opens ("French troops entered the city")."""
-    return country_of(word) is not None or word in language_names()
+    """True for a country's name or demonym ("French", "Irish"), a demonym's plural ("Germans") or a language's
+    name ("English"): with NER's nationality or language label, a name also where a sentence opens ("French
+    troops entered the city", "Germans arrived later")."""
+    if country_of(word) is not None or word in language_names():
+        return True
+    singular = word[:-1] if re.search(r"[^\W\d_]{3}[^su]s$", word) else None
+    country = None if singular is None else country_of(singular)
+    return country is not None and country.demonym == singular
 
 
 @cache
