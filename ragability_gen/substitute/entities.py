@@ -23,7 +23,7 @@ from .names import (
     is_surname,
     is_word,
 )
-from .places import nationality
+from .places import demonym_or_language, nationality
 from .words import header_cell, label_cell, never_name, sentence_start, unit_at
 
 RARE_NAME_ZIPF = 1.5
@@ -48,7 +48,7 @@ GENERIC = frozenset("""
     sea ocean river lake bay gulf strait island islands isle mountain mountains mount mt hill hills valley desert
     forest park peninsula cape coast canal falls creek glacier plain plains basin vale glen heights springs beach
     point ridge pass marsh marshes canyon dam reservoir lighthouse
-    north south east west northern southern eastern western central upper lower new old great little free
+    north south east west northern southern eastern western central upper lower new old great little free early late
     city town village county province state states district region republic kingdom empire federation union
     territory viceroyalty duchy principality
     street road avenue square lane bridge tower castle fort palace cathedral church chapel abbey temple mosque
@@ -135,8 +135,14 @@ def _kept(part: str, first: bool, person: bool = False) -> bool:
     return (len(part) == 1 or low in FUNCTION or low in TITLES or low in SUFFIXES
             or (never_name(part) and not (person and is_known_name(low)))
             or (low in GENERIC and not (person and (is_surname(low) or (first and is_given_name(low)))))
-            or any(c.isdigit() for c in part) or part[:1].islower()
+            or any(c.isdigit() for c in part) or (part[:1].islower() and not _camel(part))
             or (not first and _ROMAN.fullmatch(part) is not None))
+
+
+def _camel(word: str) -> bool:
+    """True for a brand written in lower case with capitals inside ("iPhone", "eBay"): a name, not a lower-case
+    word."""
+    return word[:1].islower() and word.isalpha() and any(c.isupper() for c in word[1:])
 
 
 def styled(new: str, old: str) -> str:
@@ -300,7 +306,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
     common word. With PROPN among the labels, proper nouns NER missed are added (``propn_mentions``).
     """
     wanted = set(labels)
-    out = [] if "PROPN" not in wanted else propn_mentions(field_name, text, ents, capitals, is_name)
+    out = [] if "PROPN" not in wanted else [m for m in propn_mentions(field_name, text, ents, capitals, is_name)
+                                            if m.label in wanted]
     for s, e, label in (p for ent in ents for p in _pieces(text, *ent)):
         if label not in wanted:
             continue
@@ -325,6 +332,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if not content or label_words(content, text, s, e):
             continue  # "Second", "Their", a table header "Total Distance", a key "Born:"
         if len(words) == 1 and label not in ("NORP", "LANGUAGE"):
+            if _camel(words[0]):
+                out.append(Mention(field_name, s, e, text[s:e], label))  # "the iPhone", "eBay"
+                continue
             if not words[0][:1].isupper():
                 continue
             if label == "GPE" and len(words[0]) > 1 and words[0].isupper() and words[0].isalpha():
@@ -447,6 +457,9 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
             continue
         s, e = span
         words = [text[s + x:s + y] for x, y in parts(text[s:e])]
+        if len(words) == 1 and demonym_or_language(words[0]):
+            out.append(Mention(field_name, s, e, text[s:e], "NORP"))  # "French" of "the Norman-French army"
+            continue
         content = [w for w in words if not _kept(w, True)]
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, partial
 from string import ascii_lowercase
 
-from .entities import FUNCTION, GENERIC, POSITIONS, TERM_ZIPF, TITLES
+from .entities import FUNCTION, GENERIC, POSITIONS, TERM_ZIPF, TITLES, ordinary
 from .names import is_common, is_word, singulars
 from .places import country_of, currency_units, place_names
 from .words import never_name, sentence_start
@@ -307,9 +307,26 @@ def _noun(word: str, tag: str, known: frozenset[str]) -> bool:
     return tag == "VBZ" and not is_word(word)
 
 
+_NAMED_PERIOD = re.compile(r"(?<![\w'’-])((?:[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*[ \t]+)+)(?:dynasty|era|period)(?!\w)")
+"""A period named by capitalised words before a lower-case period word: "the Meiji era", "the Heian period"."""
+
+
 def events(text: str) -> list[Found]:
-    """Named events and periods: a capitalised run ending in an event word, or a capitalised period word."""
+    """Named events and periods: a capitalised run ending in an event word, a capitalised period word, or a
+    capitalised run before "dynasty", "era" or "period" with a word that is no ordinary word ("the Meiji era", "the
+    Early Cambrian period")."""
     out = []
+    for m in _NAMED_PERIOD.finditer(text):
+        start = m.start(1)
+        for w in re.finditer(r"\S+", m[1]):  # not "During" or "The" before the name
+            if not never_name(w[0]) and w[0].lower() not in FUNCTION:
+                start = m.start(1) + w.start()
+                break
+        else:
+            continue
+        if all(ordinary(w) for w in m[1][start - m.start(1):].split()):
+            continue  # "the Christmas period", "the Romantic period" ("the Ming dynasty" too: "ming" is a word)
+        out.append((start, m.end(), text[start:m.end()], "EVENT"))
     for m in _EVENT.finditer(text):
         words = m[0].split()
         while words and (words[0] in ("the", "of", "and") or never_name(words[0]) and len(words) > 2

@@ -35,6 +35,7 @@ from .entities import (
     MONTHS_DAYS,
     TITLES,
     Mention,
+    _camel,
     _kept,
     alias_pattern,
     dated,
@@ -297,7 +298,7 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
             continue
         if len(w) > 1 and w.isupper() and w.isalpha():
             style = "acronym"
-        elif w[:1].islower():
+        elif w[:1].islower() and not _camel(w):
             style = "lower"
         elif ent.label == "PERSON":
             style = "family" if i == replace[-1] else "given"

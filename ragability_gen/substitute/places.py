@@ -100,6 +100,12 @@ def language_names() -> frozenset[str]:
     return frozenset(n for n in Locale("en").languages.values() if isinstance(n, str) and n.isalpha())
 
 
+def demonym_or_language(word: str) -> bool:
+    """True for a country's demonym or a language's name as written ("French", "Danish"; not "France")."""
+    country = country_of(word)
+    return (country is not None and country.demonym == word) or word in language_names()
+
+
 def nationality(word: str) -> bool:
     """True for a country's name or demonym ("French", "Irish"), a demonym's plural ("Germans") or a language's
     name ("English"): with NER's nationality or language label, a name also where a sentence opens ("French
