@@ -24,7 +24,7 @@ from .names import (
     is_word,
 )
 from .places import demonym_or_language, nationality
-from .words import header_cell, label_cell, never_name, sentence_start, unit_at
+from .words import header_cell, key_label, label_cell, never_name, sentence_start, unit_at
 
 RARE_NAME_ZIPF = 1.5
 """Below this Zipf frequency a capitalised word is a name even where a sentence starts ("Tamazight" 1.3)."""
@@ -246,10 +246,12 @@ def ordinary_written_words(candidates: Iterable[str], texts: Sequence[str]) -> s
 
 def label_words(words: Sequence[str], text: str, start: int, end: int) -> bool:
     """True when ``words``, filling ``text[start:end]``, are a label, not a name: ordinary words alone in a table
-    cell or a "Key:" label ("Total distance", "Born"), or common dictionary words in a table's header row
-    ("Holder", a family name too)."""
-    return (all(ordinary(w) for w in words) and label_cell(text, start, end)) or (
-        all(is_common(w) and is_word(w) for w in words) and header_cell(text, start, end))
+    cell or a "Key:" label ("Total distance", "Born"), or dictionary words that are common or no known names in a
+    "Key:" label or a table's header row ("Boroughs:", "| Abstention |", "Holder", a family name too)."""
+    if all(ordinary(w) for w in words) and label_cell(text, start, end):
+        return True
+    return all(is_word(w.lower()) and (is_common(w) or not is_known_name(w)) for w in words) and (
+        key_label(text, start, end) or header_cell(text, start, end))
 
 
 class NameTest:
@@ -321,7 +323,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         words = [text[a:b] for a, b in ps]
         if not any(w[:1].isalpha() for w in words):
             continue
-        if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or _kept(words[0], True) or unit_at(text, s, e)):
+        if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or _kept(words[0], True) or unit_at(text, s, e)
+                                or _NUMBERED.match(text, e) is not None and len(words[0]) <= 4):  # "Op. 125"
             continue
         content = [w for w in words if not _kept(w, False)]
         if not content and label in _PLACES and _place_of_designators(text, ps, is_name):
@@ -408,6 +411,8 @@ def _pieces(text: str, start: int, end: int, label: str) -> list[tuple[int, int,
     return [(a, b, label) for a, b in zip(edges[::2], edges[1::2], strict=True) if a < b]
 
 
+_NUMBERED = re.compile(r"\.[ \t]*\d")
+"""What follows an abbreviation that numbers something: "Op. 125", "Vol. 2", "Fig. 3"."""
 _NUMBER_AFTER = re.compile(r"[ \t]*,?[ \t]*\d")
 _NUMBER_BEFORE = re.compile(r"\d(?:st|nd|rd|th)?[ \t]*(?:of[ \t]+)?$")
 

@@ -25,7 +25,16 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .entities import ENTITY_TYPES, GENERIC, MONTHS_DAYS, TITLES, ordinary, ordinary_written_words, parts
+from .entities import (
+    ENTITY_TYPES,
+    GENERIC,
+    MONTHS_DAYS,
+    TITLES,
+    label_words,
+    ordinary,
+    ordinary_written_words,
+    parts,
+)
 from .kinds import scripts
 from .names import is_common, singulars
 from .places import country_of
@@ -126,7 +135,8 @@ def scan(old: Mapping[str, str], new: Mapping[str, str], names: set[str], invent
                 continue
             if _base(w, names) is not None and (not _plain(w) or (w[:1].isupper()
                                                                    and not sentence_start(text, m.start()))):
-                add(field, w, "name")
+                if not label_words([w], text, m.start(), m.end()):  # a key or header: "| Boroughs: ..."
+                    add(field, w, "name")
             elif w[:1].isupper() and (c := country_of(w)) is not None and id(c) in in_countries:
                 add(field, w, "country")
             elif low in old_words and not field.startswith("metadata/") and _unknown(w):

@@ -96,6 +96,14 @@ def header_cell(text: str, start: int, end: int) -> bool:
     return "|" not in before and "\t" not in before
 
 
+def key_label(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` is a "Key:" label on its own, opening its line or a table cell ("Boroughs:
+    Manhattan, ...", "| Mayor: ...")."""
+    line_start, line = _line(text, start, end)
+    left = line[:start - line_start].rstrip(" *'\"").rstrip(" *-•#")
+    return line[end - line_start:].lstrip(" *'\"").startswith(":") and (not left or left[-1] in "|\t!")
+
+
 def label_cell(text: str, start: int, end: int) -> bool:
     """True when ``text[start:end]`` fills a table cell or a "Key: value" label on its own.
 
@@ -107,7 +115,7 @@ def label_cell(text: str, start: int, end: int) -> bool:
     if "|" in line or "\t" in line:
         left = line[:a].rstrip(" *'\"")
         right = line[b:].lstrip(" *'\"")
-        return (not left or left[-1] in "|\t!") and (not right or right[0] in "|\t")
+        return (not left or left[-1] in "|\t!") and (not right or right[0] in "|\t:")  # "| Boroughs: ..."
     head = line[:a].strip(" *-•#")
     tail = line[b:]
     return not head and tail.lstrip().startswith(":")
