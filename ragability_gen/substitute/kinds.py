@@ -83,17 +83,42 @@ def taxa(text: str) -> list[Found]:
            if not is_common(m[1], 3.0) and not is_word(m[1])]
     for m in _BINOMIAL.finditer(text):
         genus, epithet = m[1], m[2]
-        if never_name(genus) or not _latin(epithet):
-            continue  # "fennica" (1.4), "vulgaris" (2.6), "sapiens" (3.0) are rare; "arena" is not
+        third = _THIRD_EPITHET.match(text, m.end())
+        end = m.end(1) if third is None or not _latin(third[1]) else third.end()
+        if never_name(genus) or not (_latin(epithet) or (end > m.end(1) or _latin_genus(genus))
+                                     and _english_epithet(epithet)):
+            continue  # "fennica" (1.4), "vulgaris" (2.6), "sapiens" (3.0) are rare; "arena" is not; "Canis lupus
+            # familiaris" and "Canis lupus" are binomials although "lupus" is an English word
         if is_common(genus, 4.0):
             continue  # "Roman basilica", "Several species": no genus
-        out.append((m.start(), m.end(), m[0], "TAXON"))
+        end = max(end, m.end())
+        out.append((m.start(), end, text[m.start():end], "TAXON"))
     for m in _ABBREVIATED.finditer(text):
         epithets = [e for e in (m[1], m[2]) if e and _latin(e)]
         if epithets and epithets[0] == m[1]:
             end = m.end(2) if len(epithets) == 2 else m.end(1)
             out.append((m.start(), end, text[m.start():end], "TAXON"))
     return out
+
+
+_THIRD_EPITHET = re.compile(r"\s+([a-z]{3,})(?!\w)")
+
+
+def _latin_genus(genus: str) -> bool:
+    """True for a capitalised word that is no dictionary word, rare in English and ending as Latin does ("Canis",
+    "Ursus"): a genus also before an epithet that English has ("lupus")."""
+    return not is_word(genus) and not is_common(genus, 3.0) and _LATIN_END.search(genus.lower()) is not None
+
+
+_STRICT_LATIN_END = re.compile(r"(?:us|um|is|ae|ii|ensis|icus|atus|ata|oides)$")
+_RANKS = frozenset("genus genera species subspecies family families order orders class classes tribe".split())
+
+
+def _english_epithet(epithet: str) -> bool:
+    """True for an epithet English also has, after a Latin genus or before a third epithet: not common (below Zipf
+    3.5), no stop word or rank, ending as Latin nouns and adjectives do ("lupus"; not "comes", "genus", "semi")."""
+    return (not is_common(epithet, 3.5) and not never_name(epithet) and epithet not in _RANKS
+            and _STRICT_LATIN_END.search(epithet) is not None)
 
 
 def _latin(epithet: str) -> bool:
