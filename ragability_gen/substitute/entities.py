@@ -361,7 +361,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
     return out
 
 
-_PLACES = ("GPE", "LOC", "FAC")
+_PLACES = ("GPE", "LOC", "FAC", "WORK_OF_ART", "PERSON")
+"""Labels under which a name of designators alone is a place or a title ("Abbey Road", which NER may call a person)."""
 
 
 def _place_of_designators(text: str, ps: Sequence[tuple[int, int]], is_name: NameTest) -> bool:
