@@ -139,10 +139,13 @@ def _kept(part: str, first: bool, person: bool = False) -> bool:
             or (not first and _ROMAN.fullmatch(part) is not None))
 
 
+_INNER_WORD = re.compile(r"[A-Z][a-z]")
+
+
 def _camel(word: str) -> bool:
-    """True for a brand written in lower case with capitals inside ("iPhone", "eBay"): a name, not a lower-case
-    word."""
-    return word[:1].islower() and word.isalpha() and any(c.isupper() for c in word[1:])
+    """True for a brand written in lower case with a capitalised word inside ("iPhone", "eBay"): a name, not a
+    lower-case word; not a symbol or abbreviation ("mRNA", "pH")."""
+    return word[:1].islower() and word.isalpha() and _INNER_WORD.search(word, 1) is not None
 
 
 def styled(new: str, old: str) -> str:
