@@ -61,6 +61,9 @@ def shifted(text: str, offset: int, ev: Evidence | None = None) -> str:
     ("In 2019 and 1998-99.", [("1998", YEAR, 1998, None, None), ("99", YEAR, 1999, None, None)]),
     ("in 1936–7", [("1936", YEAR, 1936, None, None), ("7", YEAR, 1937, None, None)]),
     ("the 1948-9 season", [("1948", YEAR, 1948, None, None), ("9", YEAR, 1949, None, None)]),
+    ("died 20 March 1726/27", [("1726", YEAR, 1726, 3, 20), ("27", YEAR, 1727, None, None)]),
+    ("in February 1714/5", [("1714", YEAR, 1714, 2, None), ("5", YEAR, 1715, None, None)]),
+    ("on 1 May 1726/29", [("1726", YEAR, 1726, 5, 1)]),  # two years apart: no Old Style date
 ])
 def test_date_expressions(text: str, found: list[tuple[str, str, int, int | None, int | None]]) -> None:
     slots, _ = find_dates(text)
@@ -109,6 +112,8 @@ def test_bare_years_follow_evidence_and_the_vote() -> None:
     ("the 1948-9 season", 3, "the 1951-2 season"),
     ("in 1936–7", 3, "in 1939–40"),
     ("in 1996–7", 3, "in 1999–2000"),
+    ("died 20 March 1726/27 in Bath", -47, "died 20 March 1679/80 in Bath"),
+    ("in February 1699/1700", 3, "in February 1702/1703"),
 ])
 def test_rendering(text: str, offset: int, expected: str) -> None:
     assert shifted(text, offset) == expected
