@@ -23,7 +23,7 @@ from .names import (
     is_surname,
     is_word,
 )
-from .places import demonym_or_language, nationality
+from .places import country_of, demonym_or_language, nationality
 from .words import header_cell, key_label, label_cell, never_name, sentence_start, unit_at
 
 RARE_NAME_ZIPF = 1.5
@@ -249,12 +249,18 @@ def ordinary_written_words(candidates: Iterable[str], texts: Sequence[str]) -> s
 
 def label_words(words: Sequence[str], text: str, start: int, end: int) -> bool:
     """True when ``words``, filling ``text[start:end]``, are a label, not a name: ordinary words alone in a table
-    cell or a "Key:" label ("Total distance", "Born"), or dictionary words that are common or no known names in a
-    "Key:" label or a table's header row ("Boroughs:", "| Abstention |", "Holder", a family name too)."""
+    cell or a "Key:" label ("Total distance", "Born"), words that are no known names in a "Key:" label
+    ("Boroughs:", "Demonym:"), or dictionary words that are common or no known names in a table's header row ("|
+    Abstention |", "Holder", a family name too). Countries and words the dictionary writes only capitalised are no
+    label ("| China |", "| Great Britain |")."""
+    if all(country_of(w) is not None or capitalised_only(w) for w in words):
+        return False
     if all(ordinary(w) for w in words) and label_cell(text, start, end):
         return True
-    return all(is_word(w.lower()) and (is_common(w) or not is_known_name(w)) for w in words) and (
-        key_label(text, start, end) or header_cell(text, start, end))
+    if key_label(text, start, end) and not any(is_known_name(w) for w in words):
+        return True
+    return all(is_word(w.lower()) and (is_common(w) or not is_known_name(w)) for w in words) and header_cell(
+        text, start, end)
 
 
 class NameTest:
