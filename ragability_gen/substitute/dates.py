@@ -176,8 +176,8 @@ def find_dates(text: str, ev: Evidence = Evidence()) -> tuple[list[Slot], list[B
                 yield m
             pos = m.end() if len(taken) > n else m.start() + 1
 
-    def add(m: re.Match[str], *new: Slot, end: int | None = None) -> None:
-        span = (m.start(), m.end() if end is None else end)
+    def add(m: re.Match[str], *new: Slot) -> None:
+        span = (m.start(), max(m.end(), *(s.end for s in new)))  # a second year after the match ("1726/27")
         slots.extend(Slot(**{**s.__dict__, "expr": span}) for s in new)
         taken.append(span)
 
@@ -185,9 +185,8 @@ def find_dates(text: str, ev: Evidence = Evidence()) -> tuple[list[Slot], list[B
         for m in scan(pat):
             if len(m["y"]) == 4 or m["era"]:
                 wd = WEEKDAYS[m["wd"].lower()] if m["wd"] else None
-                dual = _dual_year(text, m)
                 add(m, _year(m, month=MONTHS[m["m"].rstrip(".").lower()], day=int(re.sub(r"\D", "", m["d"])),
-                             weekday=wd), *([] if dual is None else [dual]), end=None if dual is None else dual.end)
+                             weekday=wd), *_dual_year(text, m))
     for m in scan(_ISO):
         add(m, _year(m, month=int(m["m"]), day=int(m["d"])))
     for m in scan(_NUM):
@@ -196,9 +195,7 @@ def find_dates(text: str, ev: Evidence = Evidence()) -> tuple[list[Slot], list[B
         add(m, _year(m, month=md[0], day=md[1]))
     for m in scan(_MY):
         if len(m["y"]) == 4 or m["era"]:
-            dual = _dual_year(text, m)
-            add(m, _year(m, month=MONTHS[m["m"].rstrip(".").lower()]), *([] if dual is None else [dual]),
-                end=None if dual is None else dual.end)
+            add(m, _year(m, month=MONTHS[m["m"].rstrip(".").lower()]), *_dual_year(text, m))
     for m in scan(_CENT):
         n = int(m["n"]) if m["n"] else ORDINAL_WORDS[m["w"].lower()]
         if n >= 1:
@@ -233,19 +230,17 @@ def find_dates(text: str, ev: Evidence = Evidence()) -> tuple[list[Slot], list[B
 _DUAL = re.compile(r"/(\d{4}|\d{1,2})(?![\d/])")
 
 
-def _dual_year(text: str, m: re.Match[str]) -> Slot | None:
+def _dual_year(text: str, m: re.Match[str]) -> list[Slot]:
     """The second year of a date written with two years, Old Style and New ("20 March 1726/27", "February
-    1714/5", "January 1699/1700"): the year after the first, moving with it, as short as it is written."""
-    if m["era"] or len(m["y"]) != 4:
-        return None
-    d = _DUAL.match(text, m.end("y"))
+    1714/5", "January 1699/1700"): the year after the first, moving with it, as short as it is written; or none."""
+    d = None if m["era"] or len(m["y"]) != 4 else _DUAL.match(text, m.end("y"))
     if d is None:
-        return None
-    first = int(m["y"])
-    full = int(d[1]) if len(d[1]) == 4 else first // 10 ** len(d[1]) * 10 ** len(d[1]) + int(d[1])
+        return []
+    first, size = int(m["y"]), 10 ** len(d[1])
+    full = int(d[1]) if len(d[1]) == 4 else first // size * size + int(d[1])
     if full <= first and len(d[1]) < 4:
-        full += 10 ** len(d[1])
-    return Slot(d.start(1), d.end(1), YEAR, full, short_of=first) if full - first <= 1 else None
+        full += size
+    return [Slot(d.start(1), d.end(1), YEAR, full, short_of=first)] if full - first <= 1 else []
 
 
 def _range_slots(text: str, m: re.Match[str], ev: Evidence) -> list[Slot]:

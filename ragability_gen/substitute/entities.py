@@ -336,7 +336,7 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                                 or _NUMBERED.match(text, e) is not None and len(words[0]) <= 4):  # "Op. 125"
             continue
         content = [w for w in words if not _kept(w, False)]
-        if not content and label in _PLACES and _place_of_designators(text, ps, is_name):
+        if not content and label in _DESIGNATED and _place_of_designators(text, ps, is_name):
             # "the United States", "the Northern Territory's coroner", "Central Park": a place whose words are all
             # designators is still one place (its first word changes, see ``mapping``)
             out.append(Mention(field_name, s, e, text[s:e], label))
@@ -370,25 +370,29 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
     return out
 
 
-_PLACES = ("GPE", "LOC", "FAC", "WORK_OF_ART", "PERSON")
+_DESIGNATED = ("GPE", "LOC", "FAC", "WORK_OF_ART", "PERSON")
 """Labels under which a name of designators alone is a place or a title ("Abbey Road", which NER may call a person)."""
 
 
+def designators_only(words: Sequence[str]) -> bool:
+    """True for the words of a name made of designators, particles and titles alone, one of them a designator that
+    is no compass point or position: "United States", "Northern Territory", "Port-au-Prince"; not "North-East",
+    "Governor-General" (titles alone) or "Second Avenue" (a number word)."""
+    low = [w.casefold() for w in words]
+    return (len(low) >= 2 and all(w in GENERIC or w in FUNCTION or w in TITLES for w in low)
+            and any(w in GENERIC and w not in POSITIONS for w in low))
+
+
 def _place_of_designators(text: str, ps: Sequence[tuple[int, int]], is_name: NameTest) -> bool:
-    """True for a place NER found whose parts are all designators ("United States", "North Island") when two or
-    more of them are capitalised words, one is no compass point or position ("North-East" is none), none is an
-    era or number word ("BC", "Second"), and the first is a name where it stands (capitalised inside a sentence,
-    or tagged a proper noun); no label ("North | South"). Titles count as designators here ("Port-au-Prince"), but
-    titles alone name no place ("Governor-General")."""
+    """True for a place NER found whose parts are ``designators_only`` ("United States", "North Island"), two or
+    more of them capitalised, the first a name where it stands (capitalised inside a sentence, or tagged a proper
+    noun), joined by spaces or dashes ("East, North, South and West" is a list) and no label ("North | South")."""
     words = [text[a:b] for a, b in ps]
-    caps = [(a, b) for (a, b), w in zip(ps, words, strict=True) if w[:1].isupper() and w.isalpha()]
-    if any(text[b:c].strip(" -–—") for (_, b), (c, _) in zip(ps, ps[1:], strict=False)):
-        return False  # "East, North, South and West": a list of words
-    if len(caps) < 2 or all(w.casefold() in POSITIONS or w.casefold() in FUNCTION for w in words) or any(
-            never_name(w) or len(w) == 1 for w in words if w.casefold() not in FUNCTION) or all(
-            w.casefold() in TITLES or w.casefold() in FUNCTION for w in words):
+    caps = [a for (a, _), w in zip(ps, words, strict=True) if w[:1].isupper() and w.isalpha()]
+    if len(caps) < 2 or not designators_only(words) or any(
+            text[b:c].strip(" -–—") for (_, b), (c, _) in zip(ps, ps[1:], strict=False)):
         return False
-    return is_name(caps[0][0]) and not label_words(words, text, ps[0][0], ps[-1][1])
+    return is_name(caps[0]) and not label_words(words, text, ps[0][0], ps[-1][1])
 
 
 _WORD_BEFORE = re.compile(r"(?<![\w'’.-])[^\W\d_][^\W\d_'’-]+ $")

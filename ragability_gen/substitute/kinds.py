@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, partial
 from string import ascii_lowercase
 
-from .entities import FUNCTION, GENERIC, POSITIONS, TERM_ZIPF, TITLES, ordinary
+from .entities import FUNCTION, TERM_ZIPF, designators_only, ordinary
 from .names import is_common, is_word, singulars
 from .places import country_of, currency_units, place_names
 from .words import never_name, sentence_start
@@ -369,15 +369,11 @@ def events(text: str) -> list[Found]:
 
 @cache
 def _designated_places() -> re.Pattern[str] | None:
-    """The known places whose words are all designators or titles, with one designator that is no compass point or
-    position ("United States", "Northern Territory", "Port-au-Prince"; not "North-East"), as written and whole."""
-    chosen = []
-    for name in place_names():
-        words = re.findall(r"[^\W\d_]+", name)
-        if (len(words) >= 2 and words[0][:1].isupper() and words[0] != "The"
-                and all(w.lower() in GENERIC or w.lower() in FUNCTION or w.lower() in TITLES for w in words)
-                and any(w.lower() in GENERIC and w.lower() not in POSITIONS for w in words)):
-            chosen.append(r"\s+".join(re.escape(w) for w in name.split()))
+    """The known places whose words are ``designators_only`` ("United States", "Northern Territory", "Port-au-Prince";
+    not "North-East"), as written and whole."""
+    chosen = [r"\s+".join(re.escape(w) for w in name.split()) for name in place_names()
+              if name[:1].isupper() and not name.startswith("The ")
+              and designators_only(re.findall(r"[^\W\d_]+", name))]
     if not chosen:
         return None
     return re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(chosen, key=lambda p: (-len(p), p))) + r")(?![\w-])")

@@ -46,7 +46,7 @@ from .entities import (
     styled,
 )
 from .kinds import initials
-from .names import RARE_ZIPF, is_common, is_known_name, is_word, person_shaped
+from .names import PLURAL, RARE_ZIPF, is_common, is_known_name, is_word, person_shaped
 from .places import country_of, demonym_for, derived_forms, sibling_forms
 from .words import never_name
 
@@ -307,7 +307,7 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
         new = invent(style, w)
         if ent.label == "TERM":  # a term found only in the plural ("ambulatories") stays one; a singular
             new = new.rstrip("s") or new  # gets its plural by the original's ending: no "ancies" + "s"
-            new += "s" if _PLURAL.search(w) else ""
+            new += "s" if PLURAL.search(w) else ""
         table.part_map[key] = new
     return True
 
@@ -322,8 +322,6 @@ def _link_plurals(table: Table) -> None:
             table.part_map[ent.key] = new[:-1] + "ies" if new.endswith("y") else new + "s"
 
 
-_PLURAL = re.compile(r"(?<![siu])s$")
-"""A regular plural ending: not "-ss", "-is", "-us" of a singular ("abacus", "pubis")."""
 
 
 def _link_places(table: Table, present: Callable[[str], bool], invent: Callable[[str, str], str]) -> list[Entity]:

@@ -303,6 +303,8 @@ def _near(a: str, b: str) -> bool:
     return abs(len(a) - len(b)) <= 2 and _distance(a, b) <= 2
 
 
+PLURAL = re.compile(r"(?<![siu])s$")
+"""A regular plural ending: not "-ss", "-is", "-us" of a singular ("abacus", "pubis", "Swiss")."""
 _SINGULAR_ZIPF = 2.0
 """A word in "-s" is a plural when its singular is at least this common ("kurd" 2.5; not "gange" 1.7)."""
 
@@ -311,7 +313,7 @@ def _demonym_ending(original: str) -> str:
     """The original's demonym ending; "ian", or "ians" after a plural whose singular is a word ("Muslims" ->
     "Gamians", not "Gamian"; but "Ganges" and "Pyrenees", which NER may call nationalities, are no plurals)."""
     low = original.lower()
-    plural = re.search(r"(?<![siu])s$", low) is not None and is_common(low[:-1], _SINGULAR_ZIPF)
+    plural = PLURAL.search(low) is not None and is_common(low[:-1], _SINGULAR_ZIPF)
     return next((e for e in _DEMONYM_ENDINGS if low.endswith(e)), "ians" if plural else "ian")
 
 

@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
+from .names import PLURAL
+
 _DEMONYM_ENDINGS = ("ians", "ans", "ese", "ish", "ian", "ic", "an", "i")
 CURRENCY_ZIPF = 3.0
 """Currency units at least this common in English are ordinary words ("dollar", "euro", "peso", "yen",
@@ -112,7 +114,7 @@ def nationality(word: str) -> bool:
     troops entered the city", "Germans arrived later")."""
     if country_of(word) is not None or word in language_names():
         return True
-    singular = word[:-1] if re.search(r"[^\W\d_]{3}[^su]s$", word) else None
+    singular = word[:-1] if len(word) > 4 and PLURAL.search(word) else None
     country = None if singular is None else country_of(singular)
     return country is not None and country.demonym == singular
 

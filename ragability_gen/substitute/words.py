@@ -110,12 +110,11 @@ def label_cell(text: str, start: int, end: int) -> bool:
     Rows are lines with a "|" or a tab; a label is the stretch before a colon that opens its line. Such
     a cell of ordinary words is a header or a key ("Distance", "Total distance", "Born"), never a name.
     """
+    if key_label(text, start, end):
+        return True
     line_start, line = _line(text, start, end)
-    a, b = start - line_start, end - line_start
-    if "|" in line or "\t" in line:
-        left = line[:a].rstrip(" *'\"")
-        right = line[b:].lstrip(" *'\"")
-        return (not left or left[-1] in "|\t!") and (not right or right[0] in "|\t:")  # "| Boroughs: ..."
-    head = line[:a].strip(" *-•#")
-    tail = line[b:]
-    return not head and tail.lstrip().startswith(":")
+    if "|" not in line and "\t" not in line:
+        return False
+    left = line[:start - line_start].rstrip(" *'\"")
+    right = line[end - line_start:].lstrip(" *'\"")
+    return (not left or left[-1] in "|\t!") and (not right or right[0] in "|\t")
