@@ -229,6 +229,7 @@ def singulars(word: str) -> list[str]:
     return [word[:-2], word[:-1]] if word.endswith("es") else [word[:-1]]
 
 
+@lru_cache(maxsize=1 << 16)  # asked for every word a name test or label test looks at
 def capitalised_only(word: str) -> bool:
     """True for a word the dictionary writes capitalised and never in lower case, itself or its singular
     ("Britain", "European", "Americans"; not "Atlas", "Distance"), or an acronym ("AFP"): its capital is its
