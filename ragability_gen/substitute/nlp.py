@@ -32,6 +32,7 @@ import greenlet
 from ragability_gen.errors import ModelError
 
 from .names import singulars
+from .words import mask_footnotes
 
 T = TypeVar("T")
 
@@ -177,8 +178,9 @@ class Annotations:
         skip = [n for n in names if n != "ner" and n not in feeds_ner]
         self.infos: dict[str, TextInfo] = {}
         with nlp.select_pipes(disable=skip), one_blas_thread():
-            for doc in nlp.pipe(dict.fromkeys(texts), batch_size=batch_size):
-                text = doc.text  # token offsets from one array: no Token object per token
+            unique = list(dict.fromkeys(texts))
+            for text, doc in zip(unique, nlp.pipe(map(mask_footnotes, unique), batch_size=batch_size), strict=True):
+                # token offsets from one array: no Token object per token
                 spans = [(a, a + n) for a, n in doc.to_array(["IDX", "LENGTH"]).tolist()]
                 self.infos[text] = TextInfo(tuple((e.start_char, e.end_char, e.label_) for e in doc.ents),
                                             tuple((a, b) for a, b in spans if text[a:a + 1].isupper()), len(doc))
@@ -214,8 +216,8 @@ class Annotations:
     def _tag(self, texts: list[str]) -> None:
         """Tag ``texts`` in batches (``nlp.pipe``): the tags are those of tagging each text alone."""
         with self.nlp.select_pipes(enable=self._tag_pipes), one_blas_thread():
-            for doc in self.nlp.pipe(texts, batch_size=64):
-                self._tags[doc.text] = self._keep_tags(doc)
+            for text, doc in zip(texts, self.nlp.pipe(map(mask_footnotes, texts), batch_size=64), strict=True):
+                self._tags[text] = self._keep_tags(doc)
 
     def _keep_tags(self, doc: Any) -> Tags:
         """The tags kept of a tagged document, read from one array (no Token object per token)."""
