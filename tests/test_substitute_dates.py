@@ -213,3 +213,16 @@ def test_era_years_cross_year_0_without_a_year_0(year: int, offset: int) -> None
     (after,), _ = find_dates(new)
     assert after.value == astro + offset
     assert ("BC" in new) == (astro + offset <= 0)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("first named in a 1237 document", "first named in a 1267 document"),
+    ("the 1984 election", "the 2014 election"),
+    ("won the 1500 metre race", "won the 1500 metre race"),  # a number a measure counts
+    ("a 1000 word essay", "a 1000 word essay"),
+    ("the 1201 people", "the 1201 people"),  # a plural noun: a count
+])
+def test_a_number_after_an_article_and_before_a_singular_noun_is_a_year(text: str, expected: str) -> None:
+    plural = Evidence(spans=[(text.find("1"), text.find("1") + 4, "CARDINAL")],
+                      is_plural=lambda pos: text[pos:].startswith("people"))
+    assert shifted(text, 30, plural) == expected

@@ -361,3 +361,51 @@ def test_a_month_as_surname_and_a_given_name_as_designator() -> None:
     assert new == (f"{table.part_map['theresa']} {may} met {table.part_map['bill']} {table.part_map['gates']} in "
                    f"May 2019. Later, in June, {may} said no; in May she left.")
     assert table.leftovers(new) == []
+
+
+def test_footnote_marks_open_no_name_and_are_blanked_for_the_model() -> None:
+    from ragability_gen.substitute.words import mask_footnotes, sentence_start
+
+    text = "It was signed in Vienna.[12] Unofficial talks[3][a] Later[citation needed] and [[Paris]] x[Smith] y"
+    masked = mask_footnotes(text)
+    assert len(masked) == len(text) and "Vienna.     Unofficial" in masked
+    assert "talks       Later" in masked and "[citation needed]" not in masked
+    assert "[[Paris]]" in masked and "x[Smith]" in masked  # a link and a bracketed name stay
+    assert sentence_start(text, text.index("Unofficial"))
+    assert not sentence_start(text, text.index("Later"))  # "talks[3][a]" ends no sentence
+
+
+@pytest.mark.parametrize("text, word, expected", [
+    ("Following World War II, Tulsa grew.", "Following", True),  # a word in -ing
+    ("Tomorrow Nowak's lawyers appeal.", "Tomorrow", True),  # an adverb
+    ("Ancient Egyptians grew wheat.", "Ancient", True),  # an adjective before a nationality
+    ("Alien Technology makes tags.", "Alien", False),  # ... not before an ordinary word
+    ("Black Sea ports grew.", "Black", False),  # designators alone: the adjective is the name
+    ("Pat Rafter withdrew.", "Pat", False),  # a given name
+    ("Royal Navy ships sailed.", "Royal", False),  # a designator
+    ("He saw Following Hill.", "Following", False),  # no sentence opens there
+])
+def test_a_common_word_opening_a_sentence_is_no_part_of_the_name_after_it(text: str, word: str,
+                                                                           expected: bool) -> None:
+    from ragability_gen.substitute.entities import opening_word
+
+    lexicon = {"Following": {"adj", "noun"}, "Tomorrow": {"adv", "noun"}, "Ancient": {"adj", "noun"},
+               "Alien": {"adj", "noun"}, "Black": {"adj", "noun"}, "Pat": {"adv", "verb"}, "Royal": {"adj"}}
+    start = text.index(word)
+    rest = [w.strip(",.") for w in text[start + len(word):].split()[:3] if w[:1].isupper()]
+    assert opening_word(text, start, start + len(word), rest, lambda w: frozenset(lexicon.get(w, ()))) is expected
+
+
+def test_a_plural_designator_after_a_name_is_no_family_name() -> None:
+    from ragability_gen.substitute.names import person_shaped
+
+    assert not person_shaped(["Mohawk", "Rivers"])
+    assert person_shaped(["Joan", "Rivers"])
+
+
+def test_prefixes_numbered_parts_and_roles_stay_in_names() -> None:
+    from ragability_gen.substitute.entities import _kept
+
+    assert _kept("Anti", True) and _kept("Article", True) and _kept("Chapter", True)
+    assert _kept("Spokeswoman", True) and _kept("Skipper", True)
+    assert not _kept("Post", False, person=True)  # "Emil Post"

@@ -336,7 +336,7 @@ class _Group:
             for name, text in text_fields(row):
                 first_field.setdefault(text, name)
         self.texts = list(first_field)
-        self.is_name = {t: NameTest(t, partial(_proper_in, infos, t)) for t in self.texts}
+        self.is_name = {t: NameTest(t, partial(_proper_in, infos, t), infos.classes) for t in self.texts}
         if adjust is not None and adjust.entries is not None:
             found = self._given(adjust, first_field)
         else:

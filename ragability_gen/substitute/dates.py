@@ -78,6 +78,11 @@ _FUNCTION_WORDS = frozenset(
     "those there then than so not no also during into onto upon under over about against between through per via "
     "if though although because where".split())
 _COUNT_BEFORE = re.compile(r"(?i)(?:\bage[ds]?|\bno\.|\bnumber|#|\bpage|\bpp?\.)\s*$")
+_ARTICLE_BEFORE = re.compile(r"(?i)\b(?:a|an|the|this|that|his|her|its|their)\s+$")
+_MEASURES = frozenset("metre meter metres meters m km mile miles yard yards foot feet ft word page seat acre hectare "
+                      "ton tonne cc hp horsepower piece point pound kilogram kg gram gallon litre liter volt watt "
+                      "block series square".split())
+"""Singular words that a number before them counts ("the 1500 metre race", "a 1000 word essay")."""
 _CUE_BEFORE = re.compile(r"(?i)(?:\b(?:in|on|since|from|until|till|by|during|before|after|around|circa|c\.|ca\.|"
                          r"born|died|early|mid|late|as\s+of|spring|summer|autumn|fall|winter|year)(?:\s+of)?"
                          r"\s+(?:the\s+)?(?:year\s+)?|\b(?:mid|pre|post)-|\()$")
@@ -287,6 +292,9 @@ def _bare_evidence(text: str, s: int, e: int, ev: Evidence) -> tuple[bool | None
     before = text[max(0, s - 30):s]
     if label == "DATE" or _CUE_BEFORE.search(before) or (before.endswith("(") and text[e:e + 1] == ")"):
         return True, False
+    if _ARTICLE_BEFORE.search(before) and (word := _NEXT_WORD.match(text, e)) is not None \
+            and word[1] not in _FUNCTION_WORDS and word[1] not in _MEASURES:
+        return True, False  # "in a 1237 document", "the 1984 election": a singular noun after a number is no count
     return None, label in NUMERIC_LABELS
 
 

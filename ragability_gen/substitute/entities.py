@@ -42,8 +42,16 @@ TITLES = frozenset("mr mrs ms miss dr prof professor sir dame lord lady king que
                    "count countess baron baroness baronet earl bishop archbishop pope saint st father brother "
                    "sister president general colonel captain admiral senator governor emperor empress patriarch "
                    "archpriest rev reverend cardinal chief judge justice major lieutenant sergeant marshal sultan "
-                   "shah tsar czar khan rabbi imam sheikh mayor minister chancellor".split())
+                   "shah tsar czar khan rabbi imam sheikh mayor minister chancellor spokesman spokeswoman "
+                   "spokesperson skipper coach coroner commissioner inspector detective constable superintendent "
+                   "premier treasurer secretary ambassador envoy deputy chairman chairwoman magistrate sheriff "
+                   "councillor councilor alderman congressman congresswoman commander commodore brigadier corporal "
+                   "dean provost rector vicar pastor deacon abbot friar doctor emir caliph raja maharaja kaiser "
+                   "pharaoh consul".split())
 SUFFIXES = frozenset("jr sr jnr snr".split())
+PREFIXES = frozenset("anti pro non mid proto pseudo semi ultra counter".split())
+"""Prefixes written before a name with a dash, kept as they are: "Anti-Taliban forces", "Mid-Atlantic States"; not
+"Post" or "Neo", which are names too ("Emil Post")."""
 GENERIC = frozenset("""
     sea ocean river lake bay gulf strait island islands isle mountain mountains mount mt hill hills valley desert
     forest park peninsula cape coast canal falls creek glacier plain plains basin vale glen heights springs beach
@@ -65,6 +73,12 @@ GENERIC = frozenset("""
     expedition crisis championship championships cup final games festival award prize tournament marathon derby
     open time bill code charter constitution amendment statute decree edict resolution directive regulation
     rms hms uss ss mv hmas
+    article section chapter clause paragraph part volume amendment appendix annex figure verse canto episode season
+    round stage phase
+    seas rivers lakes bays gulfs straits isles valleys deserts forests parks peninsulas capes coasts canals creeks
+    glaciers basins ridges canyons dams cities towns villages counties provinces districts regions republics
+    kingdoms empires territories streets roads avenues squares bridges towers castles forts palaces churches
+    temples mosques museums stations schools colleges universities wars battles treaties
     """.split())
 """Designators kept as they are inside names ("RMS Lusitania", "Tobolsk Viceroyalty", "Free City of Oskel")."""
 POSITIONS = frozenset("north south east west northern southern eastern western central upper lower middle new old "
@@ -127,12 +141,12 @@ def ordinary(word: str) -> bool:
 
 
 def _kept(part: str, first: bool, person: bool = False) -> bool:
-    """True for a part that stays as it is: an initial, particle, title, number, lower-case word, a
-    Roman numeral after the first part, or a designator, unless in a person's name it is also a known
-    family name ("Damon Hill"; but "Castle Donington", which NER may call a person, keeps "Castle"), or
-    a given name opening it ("Bill Gates")."""
+    """True for a part that stays as it is: an initial, particle, title, prefix ("Anti-"), number, lower-case word,
+    a Roman numeral after the first part, or a designator ("Article 158" too), unless in a person's name it is also a
+    known family name ("Damon Hill"; but "Castle Donington", which NER may call a person, keeps "Castle"), or a given
+    name opening it ("Bill Gates")."""
     low = part.casefold()
-    return (len(part) == 1 or low in FUNCTION or low in TITLES or low in SUFFIXES
+    return (len(part) == 1 or low in FUNCTION or low in TITLES or low in SUFFIXES or low in PREFIXES
             or (never_name(part) and not (person and is_known_name(low)))
             or (low in GENERIC and not (person and (is_surname(low) or (first and is_given_name(low)))))
             or any(c.isdigit() for c in part) or (part[:1].islower() and not _camel(part))
@@ -268,12 +282,14 @@ class NameTest:
 
     It is when capitalised where no sentence starts, or else when tagged a proper noun. ``proper``
     gives the proper-noun token spans; it is only called (and the tagger only run) when a decision
-    needs the tag.
+    needs the tag. ``classes`` gives the word classes English has for a word (``Annotations.classes``).
     """
 
-    def __init__(self, text: str, proper: Callable[[], Sequence[tuple[int, int]]]):
+    def __init__(self, text: str, proper: Callable[[], Sequence[tuple[int, int]]],
+                 classes: Callable[[str], frozenset[str]] = lambda word: frozenset()):
         self.text = text
         self.proper = proper
+        self.classes = classes
 
     def tagged(self, pos: int) -> bool:
         """True when the tagger calls the token at ``pos`` a proper noun."""
@@ -326,15 +342,27 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if span is None:
             continue
         s, e = span
+        ps = [(s + a, s + b) for a, b in parts(text[s:e])]
+        if _opener(text, ps, is_name):  # "Following World War II": the name starts after the opening word
+            while _opener(text, ps, is_name):
+                ps = ps[1:]
+            span = trim(text, ps[0][0], e)
+            if span is None:
+                continue
+            s, e = span
+            ps = [(s + a, s + b) for a, b in parts(text[s:e])]
         if label == "PERSON":
             s = _given_before(text, s, ents)
-        ps = [(s + a, s + b) for a, b in parts(text[s:e])]
+            ps = [(s + a, s + b) for a, b in parts(text[s:e])]
         words = [text[a:b] for a, b in ps]
         if not any(w[:1].isalpha() for w in words):
             continue
         if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or _kept(words[0], True) or unit_at(text, s, e)
                                 or _NUMBERED.match(text, e) is not None and len(words[0]) <= 4):  # "Op. 125"
             continue
+        if len(words) == 1 and label not in ("NORP", "LANGUAGE") and (
+                demonym_or_language(words[0]) or nationality(words[0]) and country_of(words[0]) is None):
+            label = "NORP"  # "Ancient Egyptians" (ORG) without "Ancient" are a people, named as one
         content = [w for w in words if not _kept(w, False)]
         if not content and label in _DESIGNATED and _place_of_designators(text, ps, is_name):
             # "the United States", "the Northern Territory's coroner", "Central Park": a place whose words are all
@@ -368,6 +396,29 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                                                    for a, b in caps):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "French troops", "Americans' fears"
     return out
+
+
+def _opener(text: str, ps: Sequence[tuple[int, int]], is_name: NameTest) -> bool:
+    """True when the first of the parts ``ps`` of an NER span is an ``opening_word`` before a name."""
+    return len(ps) >= 2 and opening_word(text, ps[0][0], ps[0][1], [text[c:d] for c, d in ps[1:]], is_name.classes)
+
+
+def opening_word(text: str, start: int, end: int, rest: Sequence[str], classes: Callable[[str], frozenset[str]]
+                 ) -> bool:
+    """True when ``text[start:end]`` is a common word that opens a sentence before the words ``rest`` of a name, and
+    no part of it: an adverb or a word in -ing ("Tomorrow Kowalski's lawyers", "Following World War II"), or an
+    adjective before a word that is no ordinary word ("Ancient Egyptians grew barley"; not "Alien Technology", a
+    maker's name). Never a designator, title, given name ("Pat Rafter", "Rusty"), known name or proper dictionary
+    entry, nor before designators alone ("Black Sea", "Liberal Party": the adjective is the name there). ``classes``
+    gives the word classes English has for a word."""
+    w = text[start:end]
+    if not (w[:1].isupper() and w[1:].islower() and sentence_start(text, start) and ordinary(w)
+            and not _kept(w, True) and not is_known_name(w) and not is_given_name(w) and not is_proper_entry(w)
+            and any(not _kept(r, False) for r in rest)):
+        return False
+    kinds = classes(w)
+    return "adv" in kinds or w.endswith("ing") or "adj" in kinds and any(
+        not ordinary(r) or nationality(r) for r in rest if r[:1].isupper())
 
 
 _DESIGNATED = ("GPE", "LOC", "FAC", "WORK_OF_ART", "PERSON")

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, partial
 from string import ascii_lowercase
 
-from .entities import FUNCTION, TERM_ZIPF, designators_only, ordinary
+from .entities import FUNCTION, TERM_ZIPF, designators_only, opening_word, ordinary
 from .names import is_common, is_word, singulars
 from .places import country_of, currency_units, place_names
 from .words import never_name, sentence_start
@@ -336,10 +336,11 @@ _NAMED_PERIOD = re.compile(r"(?<![\w'’-])((?:[A-Z][^\W\d_]*(?:['’-][^\W\d_]+
 """A period named by capitalised words before a lower-case period word: "the Meiji era", "the Heian period"."""
 
 
-def events(text: str) -> list[Found]:
+def events(text: str, classes: Callable[[str], frozenset[str]] = lambda word: frozenset()) -> list[Found]:
     """Named events and periods: a capitalised run ending in an event word, a capitalised period word, or a
     capitalised run before "dynasty", "era" or "period" with a word that is no ordinary word ("the Meiji era", "the
-    Early Cambrian period")."""
+    Early Cambrian period"). A word opening the sentence before the name is no part of it ("Following World War
+    II", see ``entities.opening_word``; ``classes`` gives the word classes English has for a word)."""
     out = []
     for m in _NAMED_PERIOD.finditer(text):
         start = m.start(1)
@@ -354,8 +355,11 @@ def events(text: str) -> list[Found]:
         out.append((start, m.end(), text[start:m.end()], "EVENT"))
     for m in _EVENT.finditer(text):
         words = m[0].split()
+        start = m.start()
         while words and (words[0] in ("the", "of", "and") or never_name(words[0]) and len(words) > 2
-                         and words[0].lower() not in ("first", "second", "third")):
+                         and words[0].lower() not in ("first", "second", "third")
+                         or opening_word(text, start, start + len(words[0]), words[1:], classes)):
+            start = text.find(words[1], start + len(words[0])) if len(words) > 1 else m.end()
             words = words[1:]
         if not words:
             continue
@@ -502,7 +506,7 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
         if "CURRENCY" in wanted:
             found += currencies(t)
         if "EVENT" in wanted:
-            found += events(t)
+            found += events(t, classes)
         if "GPE" in wanted:
             found += designated_places(t)
         if "TERM" in wanted:

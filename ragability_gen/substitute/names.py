@@ -145,7 +145,13 @@ def person_shaped(words: list[str]) -> bool:
         return False
     first = words[0].casefold()
     return first in _given_names() or (words[0][1:].islower() and not is_common(first)
-                                       and first not in _name_words()["place"])
+                                       and first not in _name_words()["place"]
+                                       and words[1].casefold() not in _FEATURES)
+
+
+_FEATURES = frozenset("rivers lakes hills mountains islands falls springs heights plains woods fields".split())
+"""Plural designators that are family names too, and after a word that is no given name name a place: "the Hudson
+and Mohawk Rivers" ("Joan Rivers" is a person)."""
 
 
 _BUILDINGS = frozenset("hall park street square station bridge tower house college school road gate gardens "
