@@ -409,3 +409,12 @@ def test_prefixes_numbered_parts_and_roles_stay_in_names() -> None:
     assert _kept("Anti", True) and _kept("Article", True) and _kept("Chapter", True)
     assert _kept("Spokeswoman", True) and _kept("Skipper", True)
     assert not _kept("Post", False, person=True)  # "Emil Post"
+
+
+@pytest.mark.parametrize("word, expected", [
+    ("light-bellied", False), ("self-styled", False), ("au-delà", True), ("soi-disant", True), ("alteri", True),
+])
+def test_a_compound_is_foreign_when_a_part_is(word: str, expected: bool) -> None:
+    from ragability_gen.substitute.kinds import _foreign
+
+    assert _foreign(word) is expected

@@ -74,7 +74,7 @@ GENERIC = frozenset("""
     open time bill code charter constitution amendment statute decree edict resolution directive regulation
     rms hms uss ss mv hmas
     article section chapter clause paragraph part volume amendment appendix annex figure verse canto episode season
-    round stage phase
+    round stage phase side end police ombudsman tribunal bureau authority service directorate secretariat
     seas rivers lakes bays gulfs straits isles valleys deserts forests parks peninsulas capes coasts canals creeks
     glaciers basins ridges canyons dams cities towns villages counties provinces districts regions republics
     kingdoms empires territories streets roads avenues squares bridges towers castles forts palaces churches
@@ -530,6 +530,9 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if len(words) == 1 and demonym_or_language(words[0]):
             out.append(Mention(field_name, s, e, text[s:e], "NORP"))  # "French" of "the Norman-French army"
             continue
+        if (len(words) == 1 and words[0][1:].islower() and sentence_start(text, s) and is_word(words[0])
+                and is_common(words[0], TERM_ZIPF) and not is_proper_entry(words[0]) and not is_known_name(words[0])):
+            continue  # "Malnutrition causes ...": a dictionary word too common for a term, capitalised as it opens
         content = [w for w in words if not _kept(w, True)]
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))

@@ -163,6 +163,8 @@ def _foreign(word: str, below: float = 3.0, dictionary: bool = True) -> bool:
     """True for a lower-case word that English neither writes nor uses ("alteri", "alquemie"; not "albedo",
     nor "economy's"): rarer than Zipf ``below`` and, unless ``dictionary`` is off, no dictionary entry."""
     word = re.sub(r"['’]s$", "", word)
+    if "-" in word.strip("-"):  # a compound is foreign when a part is: not "light-bellied", but "au-delà"
+        return word[:1].islower() and any(_foreign(part, below, dictionary) for part in word.split("-"))
     return (len(word) >= 3 and word[:1].islower() and not is_common(word, below)
             and not (dictionary and is_word(word)))
 
