@@ -23,7 +23,7 @@ from .names import (
     is_surname,
     is_word,
 )
-from .places import country_of, demonym_or_language, nationality
+from .places import country_of, demonym_or_language, nationality, place_names
 from .words import header_cell, key_label, label_cell, never_name, sentence_start, unit_at
 
 RARE_NAME_ZIPF = 1.5
@@ -352,6 +352,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             s, e = span
             ps = [(s + a, s + b) for a, b in parts(text[s:e])]
         if label == "PERSON":
+            if _verb_after(text, s, ps, is_name):  # "Who did Emma Marry?"
+                e = ps[-2][1]
+                ps = ps[:-1]
             s = _given_before(text, s, ents)
             ps = [(s + a, s + b) for a, b in parts(text[s:e])]
         words = [text[a:b] for a, b in ps]
@@ -449,6 +452,24 @@ def _place_of_designators(text: str, ps: Sequence[tuple[int, int]], is_name: Nam
 _WORD_BEFORE = re.compile(r"(?<![\w'’.-])[^\W\d_][^\W\d_'’-]+ $")
 
 
+def _known_place(word: str) -> bool:
+    """True for a country, capital, province or state ``countryinfo`` knows by this one word ("Jordan", "London",
+    "Texas"): a name that NER missed is one although English uses it often."""
+    return word[1:].islower() and word in place_names()
+
+
+_AUXILIARY_BEFORE = re.compile(r"(?i)(?<!\w)(?:did|does|do|will|would|could|can|should|shall|might|must)\s+$")
+
+
+def _verb_after(text: str, start: int, ps: Sequence[tuple[int, int]], is_name: NameTest) -> bool:
+    """True when the last of the parts ``ps`` of a person's name after an auxiliary is a capitalised word English has
+    only as a verb: the question's verb, which NER took into the name ("Who did Emma Marry?"; not "What did Bill
+    Gates say?": "gates" is a noun too)."""
+    if len(ps) < 2 or _AUXILIARY_BEFORE.search(text, max(0, start - 12), start) is None:
+        return False
+    return is_name.classes(text[slice(*ps[-1])]) == {"verb"}
+
+
 def _given_before(text: str, start: int, ents: Sequence[tuple[int, int, str]]) -> int:
     """The start of a person's name, with a capitalised word right before the span NER found, which is no
     common or dictionary word, title or other entity: "Émile" of "• Émile Durkheim", where the small model tags "Émile"
@@ -536,7 +557,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         content = [w for w in words if not _kept(w, True)]
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
-                or all(ordinary(w) for w in content)):
+                or all(ordinary(w) and not _known_place(w) for w in content)):
             continue
         if is_name(s) or (len(words) > 1 and not ordinary(words[0]) and not is_word(words[0].lower())
                           and not never_name(words[0])):

@@ -329,6 +329,8 @@ def _link_places(table: Table, present: Callable[[str], bool], invent: Callable[
     single = {e.key: table.part_map[e.key] for e in table.entities.values() if e.key in table.part_map}
     added = []
     for original, new in sibling_forms(present, single, lambda name: invent("place", name)).items():
+        if _kept(original, True):
+            continue  # "Island", an Icelandic name of Iceland, is a designator in "the Canary Islands"
         key = norm(original)
         table.part_map[key] = new
         if key not in table.entities:
