@@ -49,8 +49,8 @@ TITLES = frozenset("mr mrs ms miss dr prof professor sir dame lord lady king que
                    "dean provost rector vicar pastor deacon abbot friar doctor emir caliph raja maharaja kaiser "
                    "pharaoh consul".split())
 SUFFIXES = frozenset("jr sr jnr snr".split())
-PREFIXES = frozenset("anti pro non mid proto pseudo semi ultra counter".split())
-"""Prefixes written before a name with a dash, kept as they are: "Anti-Taliban forces", "Mid-Atlantic States"; not
+PREFIXES = frozenset("anti pro non mid ex proto pseudo semi ultra counter".split())
+"""Prefixes written before a name with a dash, kept as they are: "Anti-Taliban forces", "Ex-Bond girl"; not
 "Post" or "Neo", which are names too ("Emil Post")."""
 GENERIC = frozenset("""
     sea ocean river lake bay gulf strait island islands isle mountain mountains mount mt hill hills valley desert

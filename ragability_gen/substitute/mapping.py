@@ -239,7 +239,8 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
         ci = [(a, f"(?i:{alias_pattern(spelled[a])})") for a, (_, mode) in table.aliases.items() if mode == "full"]
         cs = [(a, alias_pattern(a)) for a, (_, mode) in table.aliases.items() if mode != "full"]
         alts = [p for _, p in sorted(ci + cs, key=lambda ap: (-len(ap[0]), ap[0]))]
-        table.regex = re.compile(r"(?<!\w)(?P<name>" + "|".join(alts) + r")(?P<suffix>(?:e?s)?)(?!\w)")
+        # whole words, where a digit is no part of a word: "ロード88", "一本漫畫闖天涯2之妙想天開", "Boeing747"
+        table.regex = re.compile(r"(?<![^\W\d])(?P<name>" + "|".join(alts) + r")(?P<suffix>(?:e?s)?)(?![^\W\d])")
     return table
 
 
