@@ -76,9 +76,10 @@ _NAMED_TAXON = re.compile(r"(?<!\w)(?i:genus|species|specific|generic|subspecies
 """A genus or epithet named as such in lower case: "The species name, cristatus, ...", "the genus name proteles"."""
 
 
-def taxa(text: str) -> list[Found]:
-    """Scientific binomials: a capitalised genus that is no common word and a rare epithet ending as Latin does;
-    and a genus or epithet in lower case after "genus name" or "species name" that English hardly has."""
+def taxa(text: str, classes: Callable[[str], frozenset[str]] = lambda word: frozenset()) -> list[Found]:
+    """Scientific binomials: a capitalised genus that is no common word and a rare epithet ending as Latin does,
+    which is no English verb (``classes``: "Knowles impersonates"); and a genus or epithet in lower case after
+    "genus name" or "species name" that English hardly has."""
     out = [(m.start(1), m.end(1), m[1], "TAXON") for m in _NAMED_TAXON.finditer(text)
            if not is_common(m[1], 3.0) and not is_word(m[1])]
     for m in _BINOMIAL.finditer(text):
@@ -89,8 +90,8 @@ def taxa(text: str) -> list[Found]:
                                      and _english_epithet(epithet)):
             continue  # "fennica" (1.4), "vulgaris" (2.6), "sapiens" (3.0) are rare; "arena" is not; "Canis lupus
             # familiaris" and "Canis lupus" are binomials although "lupus" is an English word
-        if is_common(genus, 4.0):
-            continue  # "Roman basilica", "Several species": no genus
+        if is_common(genus, 4.0) or "verb" in classes(epithet):
+            continue  # "Roman basilica", "Several species": no genus; "Knowles impersonates": no epithet
         end = max(end, m.end())
         out.append((m.start(), end, text[m.start():end], "TAXON"))
     for m in _ABBREVIATED.finditer(text):
@@ -501,7 +502,7 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
     for t, language_spans, name_spans, here in zip(texts, languages, names, passages, strict=True):
         found: list[Found] = []
         if "TAXON" in wanted:
-            found += taxa(t)
+            found += taxa(t, classes)
         if "SCRIPT" in wanted:
             found += scripts(t) + _outside(renderings(t, language_spans, classes)
                                            + foreign_in_names(t, name_spans, classes), here)

@@ -87,6 +87,8 @@ class Table:
     keep: frozenset[str] = frozenset()
     aliases: dict[str, tuple[str, str]] = field(default_factory=dict)
     regex: re.Pattern[str] | None = None
+    lowered: dict[str, tuple[str, str]] = field(default_factory=dict)
+    lower_regex: re.Pattern[str] | None = None
 
     def replaced_parts(self, text: str, at: int = 0) -> list[tuple[int, int, str]]:
         """(start, end, new part) for every mapped part of ``text`` (offsets plus ``at``), in its case style."""
@@ -131,9 +133,11 @@ class Table:
             return []
         out = []
         view = url_view(text)
-        for m in self.regex.finditer(view):
+        lower = self.lower_regex is not None and not any(c.isupper() for c in text)
+        pattern = self.lower_regex if lower and self.lower_regex is not None else self.regex
+        for m in pattern.finditer(view):
             found = m["name"]  # without a plural ending: "Habsburgs" is a form of "Habsburg"
-            key, mode = self._lookup(found)
+            key, mode = self.lowered.get(norm(found), ("", "")) if lower else self._lookup(found)
             if not key or (mode == "proper" and is_name is not None and not is_name(m.start())):
                 continue
             if mode == "proper" and dated(view, m.start(), m.start() + len(found)):
@@ -241,7 +245,22 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
         alts = [p for _, p in sorted(ci + cs, key=lambda ap: (-len(ap[0]), ap[0]))]
         # whole words, where a digit is no part of a word: "ロード88", "一本漫畫闖天涯2之妙想天開", "Boeing747"
         table.regex = re.compile(r"(?<![^\W\d])(?P<name>" + "|".join(alts) + r")(?P<suffix>(?:e?s)?)(?![^\W\d])")
+        _add_lowered(table)
     return table
+
+
+def _add_lowered(table: Table) -> None:
+    """The aliases matched in a text with no capital at all ("who sings does he love me with reba?", a question as
+    search engines get them), where case tells nothing: the aliases matched in any case anyway ("suricate"), every
+    name of several words, and every single word that the dictionary has no lower-case entry for ("reba", "london";
+    not "will" or "turkey"), in any case."""
+    for alias, (key, mode) in table.aliases.items():
+        if mode == "full" or mode != "proper" and (" " in alias.strip() or not is_word(alias)):
+            table.lowered.setdefault(norm(alias), (key, mode))
+    if table.lowered:
+        alts = sorted(table.lowered, key=lambda a: (-len(a), a))
+        table.lower_regex = re.compile(r"(?<![^\W\d])(?P<name>" + "|".join(map(alias_pattern, alts))
+                                       + r")(?P<suffix>(?:e?s)?)(?![^\W\d])", re.IGNORECASE)
 
 
 def _exact(surface: str, label: str) -> bool:
