@@ -251,11 +251,12 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
 
 def _add_lowered(table: Table) -> None:
     """The aliases matched in a text with no capital at all ("who sings does he love me with reba?", a question as
-    search engines get them), where case tells nothing: the aliases matched in any case anyway ("suricate"), every
-    name of several words, and every single word that the dictionary has no lower-case entry for ("reba", "london";
-    not "will" or "turkey"), in any case."""
+    search engines get them), where case tells nothing: the aliases matched in any case anyway ("suricate"), names of
+    three words or more ("last of the summer wine"), and names with a word the dictionary has no lower-case entry
+    for ("reba", "new york"; not "will", "turkey" or the title "love me"), in any case."""
     for alias, (key, mode) in table.aliases.items():
-        if mode == "full" or mode != "proper" and (" " in alias.strip() or not is_word(alias)):
+        words = alias.split()
+        if mode == "full" or mode != "proper" and (len(words) >= 3 or not all(is_word(w) for w in words)):
             table.lowered.setdefault(norm(alias), (key, mode))
     if table.lowered:
         alts = sorted(table.lowered, key=lambda a: (-len(a), a))
