@@ -33,7 +33,7 @@ from string import ascii_lowercase
 
 from .entities import FUNCTION, TERM_ZIPF, designators_only, opening_word, ordinary
 from .names import is_common, is_word, singulars
-from .places import country_of, currency_units, place_names
+from .places import country_of, currency_units, language_names, place_names
 from .words import never_name, sentence_start
 
 _BINOMIAL = re.compile(r"(?<![\w.])([A-Z][a-z]{2,})\s+([a-z]{3,})(?!\w)")
@@ -90,8 +90,9 @@ def taxa(text: str, classes: Callable[[str], frozenset[str]] = lambda word: froz
                                      and _english_epithet(epithet)):
             continue  # "fennica" (1.4), "vulgaris" (2.6), "sapiens" (3.0) are rare; "arena" is not; "Canis lupus
             # familiaris" and "Canis lupus" are binomials although "lupus" is an English word
-        if is_common(genus, 4.0) or "verb" in classes(epithet):
-            continue  # "Roman basilica", "Several species": no genus; "Knowles impersonates": no epithet
+        if is_common(genus, 4.0) or country_of(genus) is not None or "verb" in classes(epithet):
+            continue  # "Roman basilica", "Several species", "Macedonian emigres": no genus; "Knowles
+            # impersonates": no epithet
         end = max(end, m.end())
         out.append((m.start(), end, text[m.start():end], "TAXON"))
     for m in _ABBREVIATED.finditer(text):
@@ -155,6 +156,7 @@ def rendered(text: str) -> list[Found]:
             if not never_name(m[1].split()[0]) and scripts(m[2])]
 
 
+_ARTICLE_BEFORE = re.compile(r"(?i)(?<!\w)(?:a|an|the)\s+(?:\d{4}\s+)?$")
 _AFTER_LABEL = re.compile(r"[:,]?\s+(?:(?:word|words|term|name|form)\s+)?[\"'“‘(*]*")
 _RENDERING_WORD = re.compile(_WORD)
 _NEXT_RENDERING = re.compile(r"[\"'”’)*]*(?:,\s*|\s+or\s+|\s*/\s*)[\"'“‘(*]*")
@@ -176,9 +178,12 @@ def renderings(text: str, labels: Iterable[tuple[int, int]],
     "(Afrikaans: erdvark)"): where the language is replaced, such a word would still tell which it was and
     what the word renders. Up to three, separated by commas, "or" or slashes. A word with a word class in
     English (``classes``) is English, also where the dictionary predates it ("Danish peacekeepers", "Russian
-    cosmonauts")."""
+    cosmonauts"), and so is any word after an article and a nationality that names no language ("an American
+    mockumentary")."""
     out = []
-    for _, end in labels:
+    for start, end in labels:
+        if _ARTICLE_BEFORE.search(text, max(0, start - 12), start) and text[start:end] not in language_names():
+            continue  # "a 1998 American mockumentary": a nationality describes ("the Latin acidus" is a rendering)
         m = _AFTER_LABEL.match(text, end)
         pos = m.end() if m else end
         for _ in range(3):
