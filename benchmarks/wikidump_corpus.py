@@ -27,6 +27,19 @@ opening sentences). Each story is cut in two at the sentence end nearest its mid
 about "the news"::
 
     python benchmarks/wikidump_corpus.py --text /tmp/gs/gensim/test/test_data/lee_background.cor -o /tmp/news.jsonl
+
+``--qa`` reads a question-answering file instead, with real questions about real Wikipedia passages: SQuAD's
+format (two neighbouring paragraphs of an article, each with its first answerable question and answer; the
+first question is the query) or DPR's (a Natural Questions question, written in lower case as people type
+it, with its gold passage and each of its first ``--per-article`` hard negative passages). Haystack's test
+samples hold one of each (85 and 200 instances)::
+
+    git -C HAYSTACK show 3ffdb0a9a3:test/samples/squad/small.json > /tmp/squad_small.json
+    git -C HAYSTACK show 3ffdb0a9a3:test/samples/dpr/sample.json > /tmp/dpr_sample.json
+    python benchmarks/wikidump_corpus.py --qa /tmp/squad_small.json -o /tmp/squad.jsonl
+    python benchmarks/wikidump_corpus.py --qa /tmp/dpr_sample.json --per-article 40 -o /tmp/dpr.jsonl
+
+(HAYSTACK: a clone of github.com/deepset-ai/haystack.)
 """
 
 from __future__ import annotations
@@ -106,6 +119,50 @@ TINY_TEXT = (
     "says 60 units are in the area. Officals said thehuge fire began in 1998.\n"
     "Britain will lead the force, the minister said. AFP said the talks went on. Americans' fears grew as "
     "European leaders met in Quellin.\n")
+
+
+TINY_QA = {"data": [{"title": "Harbour of Quellin", "paragraphs": [
+    {"context": "The Harbour of Quellin was opened in 1871 by Idris Vanholt. It lies in Ostrava.",
+     "qas": [{"question": "Who opened the Harbour of Quellin?", "answers": [{"text": "Idris Vanholt",
+                                                                          "answer_start": 43}]}]},
+    {"context": "In 1902 the Quellin Dock Company added a dry dock. Maren Tolle chaired it.",
+     "qas": [{"question": "When was the dry dock added?", "answers": [{"text": "1902", "answer_start": 3}]}]}]}]}
+
+
+def qa_instances(data: object, per_article: int, limit: int) -> list[dict]:
+    """Instances of a SQuAD file (a dict with "data") or of a DPR file (a list of questions with passages)."""
+    pairs: list[tuple[str, tuple[str, str], tuple[str, str]]] = []  # query, (context, answer) twice
+    if isinstance(data, dict):
+        for article in data["data"]:
+            found = [(p["context"], q) for p in article["paragraphs"] for q in p["qas"][:1] if q.get("answers")]
+            for (c1, q1), (c2, q2) in zip(found, found[1:], strict=False):
+                pairs.append((q1["question"], (c1, q1["answers"][0]["text"]), (c2, q2["answers"][0]["text"])))
+    else:
+        seen: set[str] = set()
+        for q in data:  # type: ignore[attr-defined]
+            gold = q["positive_ctxs"][0]["text"]
+            for other in (q["hard_negative_ctxs"] + q["negative_ctxs"])[:per_article]:
+                if other["text"] not in seen:
+                    seen.add(other["text"])
+                    given = [a for a in q["answers"] if a in other["text"]]
+                    pairs.append((q["question"] + "?", (gold, q["answers"][0]),
+                                  (other["text"], given[0] if given else " ".join(other["text"].split()[:3]))))
+    out: list[dict] = []
+    for query, *contexts in pairs[:limit]:
+        answers = {}
+        for i, (text, span) in enumerate(contexts, 1):
+            start = max(text.find(span), 0)
+            begin = 0
+            for end in [m.end() for m in SENTENCE_END.finditer(text)] + [len(text)]:
+                if begin <= start < end:
+                    break
+                begin = end
+            answers[str(i)] = {"short": span, "long": text[begin:end].strip()}
+        out.append({"id": f"{len(out) + 1}", "query": query, "reasoning": ["categorical"],
+                    "contexts": [{"id": str(i), "text": text, "annotation": "qeu", "answer": str(i),
+                                  "contradicts": [str(3 - i)]} for i, (text, _) in enumerate(contexts, 1)],
+                    "answers": answers})
+    return out
 
 
 def open_dump(path: Path) -> BinaryIO:
@@ -228,14 +285,19 @@ def main() -> int:
     ap.add_argument("--per-article", type=int, default=2)
     ap.add_argument("--limit", type=int, default=300, help="At most this many instances.")
     ap.add_argument("--text", action="store_true", help="DUMP is plain text, one document a line (news copy).")
+    ap.add_argument("--qa", action="store_true", help="DUMP is a SQuAD or DPR question file (JSON).")
     ap.add_argument("--tiny", action="store_true", help="Build from a small dump (or text) written here.")
     args = ap.parse_args()
     if args.dump is None and not args.tiny:
         ap.error("give a dump, or --tiny")
-    tiny = TINY_TEXT if args.text else TINY_DUMP
-    with io.BytesIO(tiny.encode("utf-8")) if args.tiny else open_dump(args.dump) as stream:
-        rows = build(documents(stream) if args.text else pages(stream), args.per_article, args.limit,
-                     **({"low": 1, "high": 100_000} if args.text else {}))
+    if args.qa:
+        rows = qa_instances(TINY_QA if args.tiny else json.loads(args.dump.read_text(encoding="utf-8")),
+                            args.per_article, args.limit)
+    else:
+        tiny = TINY_TEXT if args.text else TINY_DUMP
+        with io.BytesIO(tiny.encode("utf-8")) if args.tiny else open_dump(args.dump) as stream:
+            rows = build(documents(stream) if args.text else pages(stream), args.per_article, args.limit,
+                         **({"low": 1, "high": 100_000} if args.text else {}))
     with open(args.output, "w", encoding="utf-8") as fh:
         for r in rows:
             fh.write(json.dumps(r, ensure_ascii=False) + "\n")

@@ -42,3 +42,16 @@ def test_tiny_text_gives_two_halves_of_each_story(tmp_path):
          "Americans' fears grew as European leaders met in Quellin."]]
     assert {r["query"] for r in rows} == {"What do the passages say about the news?"}
     assert rows[0]["answers"]["2"] == {"short": "1998", "long": "Officals said thehuge fire began in 1998."}
+
+
+def test_tiny_qa_pairs_neighbouring_paragraphs_with_their_questions(tmp_path):
+    out = tmp_path / "qa.jsonl"
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--qa", "--tiny", "-o", str(out)], capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 1 and rows[0]["query"] == "Who opened the Harbour of Quellin?"
+    assert rows[0]["answers"] == {
+        "1": {"short": "Idris Vanholt", "long": "The Harbour of Quellin was opened in 1871 by Idris Vanholt."},
+        "2": {"short": "1902", "long": "In 1902 the Quellin Dock Company added a dry dock."}}
+    assert [c["contradicts"] for c in rows[0]["contexts"]] == [["2"], ["1"]]
