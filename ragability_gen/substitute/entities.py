@@ -74,7 +74,7 @@ GENERIC = frozenset("""
     open time bill code charter constitution amendment statute decree edict resolution directive regulation
     rms hms uss ss mv hmas
     article section chapter clause paragraph part volume amendment appendix annex figure verse canto episode season
-    round stage phase side end police ombudsman tribunal bureau authority service directorate secretariat
+    round stage phase side end police ombudsman authority service
     seas rivers lakes bays gulfs straits isles valleys deserts forests parks peninsulas capes coasts canals creeks
     glaciers basins ridges canyons dams cities towns villages counties provinces districts regions republics
     kingdoms empires territories streets roads avenues squares bridges towers castles forts palaces churches
