@@ -88,6 +88,11 @@ def test_an_unedited_mapping_gives_the_same_result(tmp_path: Path) -> None:
      "Nominations were counted in Oslo."),
     ("Albedo () or reflection coefficient, from Latin albedo, was measured in 1760 in Oslo.",
      "Albedo was measured in 1761."),  # a term replaced in every case, "albedo" too
+    ("who sang the duet with reba in nashville?",
+     "Reba's album sold well. Reba McEntire sang \"Share 'reba\" in Nashville."),  # "reba" in lower case only
+    # where nothing is capitalised
+    ("Unofficial talks began near the East Side Gallery in Berlin.",
+     "Talks began between East and West Berlin."),  # "East" changed for the gallery's name alone
 ])
 def test_an_unedited_audit_of_words_gives_the_same_files(tmp_path: Path, one: str, two: str) -> None:
     """Names the mapping matches only as written are found where the run found them, no more, when its audit

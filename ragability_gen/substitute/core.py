@@ -33,6 +33,8 @@ from .edits import Adjust, Entry
 from .entities import (
     ENTITY_TYPES,
     TERM_ZIPF,
+    WORD_END,
+    WORD_START,
     Mention,
     NameTest,
     alias_pattern,
@@ -247,8 +249,8 @@ def _occurrences(name: str, text: str, as_written: bool = False) -> list[tuple[i
     pattern = alias_pattern(name.strip())
     if as_written:
         pattern = f"{pattern}|{alias_pattern(name.strip().upper())}"
-        return [m.span() for m in re.finditer(r"(?<!\w)(?:" + pattern + r")(?!\w)", text)]
-    return [m.span() for m in re.finditer(r"(?<!\w)(?i:" + pattern + r")(?!\w)", text)]
+        return [m.span() for m in re.finditer(WORD_START + "(?:" + pattern + ")" + WORD_END, text)]
+    return [m.span() for m in re.finditer(WORD_START + "(?i:" + pattern + ")" + WORD_END, text)]
 
 
 def _given_spans(entry: Entry, texts: Sequence[str]) -> list[tuple[str, int, int]]:
@@ -494,7 +496,7 @@ class _Group:
                 continue
             rw = self._rewrite(value, metadata=True)
             metadata[key] = rw.new
-            meta_hits += rw.hits
+            meta_hits += [(value, h) for h in rw.hits]
             problems += [(r, f"metadata/{key}: {d}") for r, d in rw.problems]
             repairs += [(r, f"metadata/{key}: {d}") for r, d in rw.repairs]
         old_texts = dict(fields) | {f"metadata/{k}": v for k, v in row.metadata.items()}
@@ -510,7 +512,7 @@ class _Group:
             "source": row.provenance.source if row.provenance else None,
             "line": row.provenance.line if row.provenance else None,
             "status": status, "problems": problems, "repairs": repairs, "date_offset": self.offset,
-            "entities": self._entities([h for rw in rws.values() for h in rw.hits] + meta_hits),
+            "entities": self._entities([(rw.old, h) for rw in rws.values() for h in rw.hits] + meta_hits),
             "dates": [{"field": name, "original": rw.old[s.expr[0]:s.expr[1]], "shifted": self._shifted(rw, s)}
                       for name, rw in rws.items() for s in {s.expr: s for s in rw.slots}.values()],
             "removed": removed,
@@ -552,9 +554,14 @@ class _Group:
                         problems.append((ANSWER_LOST, f"{name}: {old!r} was in {cname}, {new[name]!r} is not"))
         return checked
 
-    def _entities(self, hits: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
+    def _entities(self, hits: list[tuple[str, tuple[str, str, str]]]) -> list[dict[str, Any]]:
+        """The audit's entities, from the hits of every text (the text, then the hit)."""
         forms: dict[str, dict[str, str]] = {}
-        for old, new, key in hits:
+        for text, (old, new, key) in hits:
+            surfaces = self.table.entities[key].surfaces
+            if old not in surfaces and not any(c.isupper() for c in text) and any(not s.islower() for s in surfaces):
+                continue  # "reba", matched in a text with no capital only (``Table.lowered``): applied again, the
+                # file would find that spelling as written in other texts too ("Share 'reba")
             forms.setdefault(key, {})[old] = new
         out = []
         for key in sorted(forms, key=lambda k: (self.table.entities[k].surface, k)):

@@ -173,6 +173,11 @@ def styled(new: str, old: str) -> str:
     return new
 
 
+WORD_START, WORD_END = r"(?<![^\W\d])", r"(?![^\W\d])"
+"""Where a name found in a text starts and ends: no letter right before or after it, where a digit is no part of
+a word ("ロード88", "一本漫畫闖天涯2之妙想天開", "Boeing747", "$US3000")."""
+
+
 def alias_pattern(text: str) -> str:
     """A regex for ``text`` that accepts either apostrophe, any dash and any run of white space."""
     out = []

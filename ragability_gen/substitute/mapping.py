@@ -34,6 +34,8 @@ from .entities import (
     FUNCTION,
     MONTHS_DAYS,
     TITLES,
+    WORD_END,
+    WORD_START,
     Mention,
     _camel,
     _kept,
@@ -243,8 +245,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
         ci = [(a, f"(?i:{alias_pattern(spelled[a])})") for a, (_, mode) in table.aliases.items() if mode == "full"]
         cs = [(a, alias_pattern(a)) for a, (_, mode) in table.aliases.items() if mode != "full"]
         alts = [p for _, p in sorted(ci + cs, key=lambda ap: (-len(ap[0]), ap[0]))]
-        # whole words, where a digit is no part of a word: "ロード88", "一本漫畫闖天涯2之妙想天開", "Boeing747"
-        table.regex = re.compile(r"(?<![^\W\d])(?P<name>" + "|".join(alts) + r")(?P<suffix>(?:e?s)?)(?![^\W\d])")
+        table.regex = re.compile(WORD_START + "(?P<name>" + "|".join(alts) + r")(?P<suffix>(?:e?s)?)" + WORD_END)
         _add_lowered(table)
     return table
 
@@ -260,8 +261,8 @@ def _add_lowered(table: Table) -> None:
             table.lowered.setdefault(norm(alias), (key, mode))
     if table.lowered:
         alts = sorted(table.lowered, key=lambda a: (-len(a), a))
-        table.lower_regex = re.compile(r"(?<![^\W\d])(?P<name>" + "|".join(map(alias_pattern, alts))
-                                       + r")(?P<suffix>(?:e?s)?)(?![^\W\d])", re.IGNORECASE)
+        table.lower_regex = re.compile(WORD_START + "(?P<name>" + "|".join(map(alias_pattern, alts))
+                                       + r")(?P<suffix>(?:e?s)?)" + WORD_END, re.IGNORECASE)
 
 
 def _exact(surface: str, label: str) -> bool:
@@ -284,22 +285,30 @@ def _fix(table: Table, ent: Entity, new: str) -> bool:
     if len(old_parts) != len(new_parts):
         table.whole[ent.key] = new
         return True
-    for (a, b), (c, d) in zip(old_parts, new_parts, strict=True):
+    distinctive = _distinctive(ent, [ent.surface[a:b] for a, b in old_parts])
+    for i, ((a, b), (c, d)) in enumerate(zip(old_parts, new_parts, strict=True)):
         if norm(ent.surface[a:b]) != norm(new[c:d]):
             table.part_map[norm(ent.surface[a:b])] = new[c:d]
+            if i not in distinctive:  # "East" of "East Side Gallery": changed for the name alone
+                table.forced.add(norm(ent.surface[a:b]))
     return True
+
+
+def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
+    """The indexes of the ``words`` of ``ent`` that are replaced: the parts no designator, particle or title keeps,
+    a title after a person's name ("Amanda Khan"), and every word of a binomial or rendering."""
+    if ent.label in _WORDS_ARE_NAMES:  # "Panthera leo": the lower-case epithet is as much a name as the genus
+        return [i for i, w in enumerate(words) if len(w) > 1 and w.isalpha() and w.casefold() not in FUNCTION]
+    person = ent.label == "PERSON" or (ent.label in ("ORG", "FAC", "PROPN") and person_shaped(list(words)))
+    lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
+    return [i for i, w in enumerate(words)
+            if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
 
 
 def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> bool:
     """Give every distinctive part of ``ent`` an invented part; False when it has no part to replace."""
     words = [ent.surface[a:b] for a, b in parts(ent.surface)]
-    person = ent.label == "PERSON" or (ent.label in ("ORG", "FAC", "PROPN") and person_shaped(words))
-    lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
-    replace = [i for i, w in enumerate(words)  # a title after the name is a name: "Amanda Khan"
-               if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
-    if ent.label in _WORDS_ARE_NAMES:  # "Panthera leo": the lower-case epithet is as much a name as the genus
-        replace = [i for i, w in enumerate(words) if len(w) > 1 and w.isalpha() and w.casefold() not in FUNCTION]
-    replace = [i for i in replace if norm(words[i]) not in table.keep]
+    replace = [i for i in _distinctive(ent, words) if norm(words[i]) not in table.keep]
     if not replace and any(norm(w) in table.keep for w in words):
         return any(norm(w) in table.part_map for w in words)
     if not replace:  # a name of generic words only ("Government College University"): its first word changes
