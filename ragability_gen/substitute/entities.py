@@ -271,13 +271,14 @@ def label_words(words: Sequence[str], text: str, start: int, end: int) -> bool:
     cell or a "Key:" label ("Total distance", "Born"), words that are no known names in a "Key:" label
     ("Boroughs:", "Demonym:"), or dictionary words that are common or no known names in a table's header row ("|
     Abstention |", "Holder", a family name too). Countries and words the dictionary writes only capitalised are no
-    label ("| China |", "| Great Britain |")."""
+    label ("| China |", "| Great Britain |"). A known name that is a dictionary word too counts as a word in a
+    "Key:" label ("Best Rebounder:")."""
     if all(country_of(w) is not None or capitalised_only(w) for w in words):
         return False
     if all(ordinary(w) for w in words) and label_cell(text, start, end):
         return True
-    if key_label(text, start, end) and not any(is_known_name(w) for w in words):
-        return True
+    if key_label(text, start, end) and not any(is_known_name(w) and not is_word(w.lower()) for w in words):
+        return True  # "Boroughs:", "Best Rebounder:" ("best" is a word too; "Paris:" is a name)
     return all(is_word(w.lower()) and (is_common(w) or not is_known_name(w)) for w in words) and header_cell(
         text, start, end)
 
@@ -562,7 +563,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         content = [w for w in words if not _kept(w, True)]
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
-                or all(ordinary(w) and not _known_place(w) for w in content)):
+                or all(ordinary(w) and not _known_place(w) for w in content) or label_words(words, text, s, e)):
             continue
         if is_name(s) or (len(words) > 1 and not ordinary(words[0]) and not is_word(words[0].lower())
                           and not never_name(words[0])):
