@@ -80,6 +80,9 @@ class Table:
             entity string of ordinary words, as written or in capitals: "London" but not "london"), "surname",
             "part" (another part, not a common word) and "proper" (a part that is a common word: only
             where it is a name by ``NameTest``); all but "full" match as written or in capitals.
+        regex: Every alias, for ``matches``.
+        lowered: The aliases matched in a text with no capital, in any case (see ``_add_lowered``), by ``norm``;
+            ``lower_regex`` finds them.
     """
 
     entities: dict[str, Entity] = field(default_factory=dict)
@@ -257,7 +260,7 @@ def _add_lowered(table: Table) -> None:
     for ("reba", "new york"; not "will", "turkey" or the title "love me"), in any case."""
     for alias, (key, mode) in table.aliases.items():
         words = alias.split()
-        if mode == "full" or mode != "proper" and (len(words) >= 3 or not all(is_word(w) for w in words)):
+        if mode == "full" or (mode != "proper" and (len(words) >= 3 or not all(is_word(w) for w in words))):
             table.lowered.setdefault(norm(alias), (key, mode))
     if table.lowered:
         alts = sorted(table.lowered, key=lambda a: (-len(a), a))
