@@ -8,12 +8,17 @@ from pathlib import Path
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "wikidump_corpus.py"
 
 
-def test_tiny_dump_gives_instances_of_plain_text(tmp_path):
-    out = tmp_path / "wd.jsonl"
-    proc = subprocess.run([sys.executable, str(SCRIPT), "--tiny", "-o", str(out)], capture_output=True, text=True,
+def built(tmp_path: Path, *flags: str) -> list[dict]:
+    """The instances the script writes from its tiny input with ``flags``."""
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.run([sys.executable, str(SCRIPT), *flags, "-o", str(out)], capture_output=True, text=True,
                           timeout=600)
     assert proc.returncode == 0, proc.stderr
-    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+def test_tiny_dump_gives_instances_of_plain_text(tmp_path):
+    rows = built(tmp_path, "--tiny")
     assert [r["query"] for r in rows] == ["What do the passages say about Harbour of Quellin?"] * 2  # no talk page
     texts = [c["text"] for r in rows for c in r["contexts"]]
     assert texts[2] == "Year | Ships | Tonnage\n1901 | 312 | 40,200\n1911 | 455 | 61,900"
@@ -30,11 +35,7 @@ def test_tiny_dump_gives_instances_of_plain_text(tmp_path):
 
 
 def test_tiny_text_gives_two_halves_of_each_story(tmp_path):
-    out = tmp_path / "news.jsonl"
-    proc = subprocess.run([sys.executable, str(SCRIPT), "--text", "--tiny", "-o", str(out)], capture_output=True,
-                          text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    rows = built(tmp_path, "--text", "--tiny")
     assert [[c["text"] for c in r["contexts"]] for r in rows] == [
         ["Hundreds of residents left Orrin Bay today as a bushfire moved towards the town.",
          "The Marlow Fire Service says 60 units are in the area. Officals said thehuge fire began in 1998."],
@@ -45,11 +46,7 @@ def test_tiny_text_gives_two_halves_of_each_story(tmp_path):
 
 
 def test_tiny_qa_pairs_neighbouring_paragraphs_with_their_questions(tmp_path):
-    out = tmp_path / "qa.jsonl"
-    proc = subprocess.run([sys.executable, str(SCRIPT), "--qa", "--tiny", "-o", str(out)], capture_output=True,
-                          text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    rows = built(tmp_path, "--qa", "--tiny")
     assert len(rows) == 1 and rows[0]["query"] == "Who opened the Harbour of Quellin?"
     assert rows[0]["answers"] == {
         "1": {"short": "Idris Vanholt", "long": "The Harbour of Quellin was opened in 1871 by Idris Vanholt."},

@@ -348,29 +348,26 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if span is None:
             continue
         s, e = span
-        ps = [(s + a, s + b) for a, b in parts(text[s:e])]
-        if _opener(text, ps, is_name):  # "Following World War II": the name starts after the opening word
-            while _opener(text, ps, is_name):
-                ps = ps[1:]
-            span = trim(text, ps[0][0], e)
+        ps, first = _parts_at(text, s, e), 0
+        while _opener(text, ps[first:], is_name):  # "Following World War II": the name starts after "Following"
+            first += 1
+        if first:
+            span = trim(text, ps[first][0], e)
             if span is None:
                 continue
             s, e = span
-            ps = [(s + a, s + b) for a, b in parts(text[s:e])]
         if label == "PERSON":
-            if _verb_after(text, s, ps, is_name):  # "Who did Emma Marry?"
+            if _verb_after(text, s, ps[first:], is_name):  # "Who did Emma Marry?"
                 e = ps[-2][1]
-                ps = ps[:-1]
             s = _given_before(text, s, ents)
-            ps = [(s + a, s + b) for a, b in parts(text[s:e])]
+        ps = _parts_at(text, s, e)
         words = [text[a:b] for a, b in ps]
         if not any(w[:1].isalpha() for w in words):
             continue
         if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or _kept(words[0], True) or unit_at(text, s, e)
                                 or _NUMBERED.match(text, e) is not None and len(words[0]) <= 4):  # "Op. 125"
             continue
-        if len(words) == 1 and label not in ("NORP", "LANGUAGE") and (
-                demonym_or_language(words[0]) or nationality(words[0]) and country_of(words[0]) is None):
+        if len(words) == 1 and label not in ("NORP", "LANGUAGE") and demonym_or_language(words[0]):
             label = "NORP"  # "Ancient Egyptians" (ORG) without "Ancient" are a people, named as one
         content = [w for w in words if not _kept(w, False)]
         if not content and label in _DESIGNATED and _place_of_designators(text, ps, is_name):
@@ -405,6 +402,11 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                                                    for a, b in caps):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "French troops", "Americans' fears"
     return out
+
+
+def _parts_at(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans in ``text`` of the name parts of ``text[start:end]``."""
+    return [(start + a, start + b) for a, b in parts(text[start:end])]
 
 
 def _opener(text: str, ps: Sequence[tuple[int, int]], is_name: NameTest) -> bool:

@@ -103,20 +103,22 @@ def language_names() -> frozenset[str]:
 
 
 def demonym_or_language(word: str) -> bool:
-    """True for a country's demonym or a language's name as written ("French", "Danish"; not "France")."""
-    country = country_of(word)
-    return (country is not None and country.demonym == word) or word in language_names()
+    """True for a country's demonym, its plural or a language's name as written ("French", "Danish", "Germans"; not
+    "France")."""
+    if word in language_names():
+        return True
+    for form in (word, word[:-1] if len(word) > 4 and PLURAL.search(word) else None):
+        country = None if form is None else country_of(form)
+        if country is not None and country.demonym == form:
+            return True
+    return False
 
 
 def nationality(word: str) -> bool:
     """True for a country's name or demonym ("French", "Irish"), a demonym's plural ("Germans") or a language's
     name ("English"): with NER's nationality or language label, a name also where a sentence opens ("French
     troops entered the city", "Germans arrived later")."""
-    if country_of(word) is not None or word in language_names():
-        return True
-    singular = word[:-1] if len(word) > 4 and PLURAL.search(word) else None
-    country = None if singular is None else country_of(singular)
-    return country is not None and country.demonym == singular
+    return country_of(word) is not None or demonym_or_language(word)
 
 
 @cache
