@@ -40,6 +40,16 @@ samples hold one of each (85 and 200 instances)::
     python benchmarks/wikidump_corpus.py --qa /tmp/dpr_sample.json --per-article 40 -o /tmp/dpr.jsonl
 
 (HAYSTACK: a clone of github.com/deepset-ai/haystack.)
+
+``--tables`` reads WikiTableQuestions instead (github.com/ppasupat/WikiTableQuestions): real Wikipedia tables
+(results, rosters, discographies, election returns; headers such as "Rank", "Nation", "Notes") with real
+questions typed in lower case. The first question on each table is the query; the table's header and first
+half of its rows are context 1, the header and the rest context 2 (at most ``--rows`` rows each), one row a
+line with cells joined by `` | ``. The short answer is the question's answer where the context writes it,
+else the context's first cell::
+
+    git -C WTQ archive HEAD csv data | tar -x -C /tmp/wtq
+    python benchmarks/wikidump_corpus.py --tables /tmp/wtq/data/pristine-unseen-tables.tsv -o /tmp/wtq.jsonl
 """
 
 from __future__ import annotations
@@ -51,7 +61,7 @@ import json
 import re
 import sys
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -162,6 +172,51 @@ def qa_instances(data: object, per_article: int, limit: int) -> list[dict]:
                     "contexts": [{"id": str(i), "text": text, "annotation": "qeu", "answer": str(i),
                                   "contradicts": [str(3 - i)]} for i, (text, _) in enumerate(contexts, 1)],
                     "answers": answers})
+    return out
+
+
+TINY_TABLES = {
+    "questions": "id\tutterance\tcontext\ttargetValue\n"
+                 "nu-0\twhich nation won the most gold medals?\tcsv/1.csv\tQuellin\n",
+    "csv/1.tsv": "Rank\tNation\tGold\tNotes\n1\tQuellin\t5\tHost\\nnation\n2\tOstrava\t3\t\n"
+                 "3\tMarrow Isles\t1\tDebut\n",
+}
+
+
+def _wtq_cell(cell: str) -> str:
+    """A cell of a WikiTableQuestions TSV file as a reader sees it (escapes \\n, \\p and \\\\ undone)."""
+    return re.sub(r"\\([np\\])", lambda m: {"n": " ", "p": "|", "\\": "\\"}[m[1]], cell).strip()
+
+
+def table_instances(questions: str, read_table: Callable[[str], str], rows_per_context: int, limit: int) -> list[dict]:
+    """Instances of WikiTableQuestions: ``questions`` is a question TSV, ``read_table(path)`` a table's TSV text."""
+    out: list[dict] = []
+    seen: set[str] = set()
+    for line in questions.splitlines()[1:]:
+        _, utterance, context, target = (line.split("\t") + ["", "", "", ""])[:4]
+        if context in seen:
+            continue
+        seen.add(context)
+        table = [[_wtq_cell(c) for c in row.split("\t")]
+                 for row in read_table(context.replace(".csv", ".tsv")).splitlines()]
+        header, body = table[0], [r for r in table[1:] if any(r)]
+        if len(body) < 2:
+            continue
+        half = (len(body) + 1) // 2
+        parts = [body[:half][:rows_per_context], body[half:][:rows_per_context]]
+        texts = ["\n".join(" | ".join(r) for r in [header, *rows]) for rows in parts]
+        answers = {}
+        for i, (text, rows) in enumerate(zip(texts, parts, strict=True), 1):
+            value = _wtq_cell(target.split("|")[0])
+            span = value if value and value in text else next((c for c in rows[0] if c), rows[0][0])
+            long = next((row for row in text.splitlines()[1:] if span in row), text.splitlines()[1])
+            answers[str(i)] = {"short": span, "long": long}
+        out.append({"id": f"{len(out) + 1}", "query": _wtq_cell(utterance), "reasoning": ["categorical"],
+                    "contexts": [{"id": str(i), "text": text, "annotation": "qeu", "answer": str(i),
+                                  "contradicts": [str(3 - i)]} for i, text in enumerate(texts, 1)],
+                    "answers": answers})
+        if len(out) >= limit:
+            break
     return out
 
 
@@ -286,11 +341,20 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=300, help="At most this many instances.")
     ap.add_argument("--text", action="store_true", help="DUMP is plain text, one document a line (news copy).")
     ap.add_argument("--qa", action="store_true", help="DUMP is a SQuAD or DPR question file (JSON).")
+    ap.add_argument("--tables", action="store_true", help="DUMP is a WikiTableQuestions question file (TSV).")
+    ap.add_argument("--rows", type=int, default=12, help="With --tables: at most this many rows a context.")
     ap.add_argument("--tiny", action="store_true", help="Build from a small dump (or text) written here.")
     args = ap.parse_args()
     if args.dump is None and not args.tiny:
         ap.error("give a dump, or --tiny")
-    if args.qa:
+    if args.tables:
+        if args.tiny:
+            rows = table_instances(TINY_TABLES["questions"], TINY_TABLES.__getitem__, args.rows, args.limit)
+        else:
+            root = args.dump.resolve().parent.parent  # the question file lies in data/, the tables in csv/
+            rows = table_instances(args.dump.read_text(encoding="utf-8"),
+                                   lambda path: (root / path).read_text(encoding="utf-8"), args.rows, args.limit)
+    elif args.qa:
         rows = qa_instances(TINY_QA if args.tiny else json.loads(args.dump.read_text(encoding="utf-8")),
                             args.per_article, args.limit)
     else:

@@ -52,3 +52,14 @@ def test_tiny_qa_pairs_neighbouring_paragraphs_with_their_questions(tmp_path):
         "1": {"short": "Idris Vanholt", "long": "The Harbour of Quellin was opened in 1871 by Idris Vanholt."},
         "2": {"short": "1902", "long": "In 1902 the Quellin Dock Company added a dry dock."}}
     assert [c["contradicts"] for c in rows[0]["contexts"]] == [["2"], ["1"]]
+
+
+def test_tiny_tables_split_a_table_under_its_header(tmp_path):
+    rows = built(tmp_path, "--tables", "--tiny")
+    assert len(rows) == 1 and rows[0]["query"] == "which nation won the most gold medals?"
+    assert [c["text"] for c in rows[0]["contexts"]] == [
+        "Rank | Nation | Gold | Notes\n1 | Quellin | 5 | Host nation\n2 | Ostrava | 3 | ",  # "\n" of a cell undone
+        "Rank | Nation | Gold | Notes\n3 | Marrow Isles | 1 | Debut"]
+    assert rows[0]["answers"] == {  # the question's answer where the context writes it, else the first cell
+        "1": {"short": "Quellin", "long": "1 | Quellin | 5 | Host nation"},
+        "2": {"short": "3", "long": "3 | Marrow Isles | 1 | Debut"}}
