@@ -226,3 +226,14 @@ def test_a_number_after_an_article_and_before_a_singular_noun_is_a_year(text: st
     plural = Evidence(spans=[(text.find("1"), text.find("1") + 4, "CARDINAL")],
                       is_plural=lambda pos: text[pos:].startswith("people"))
     assert shifted(text, 30, plural) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Season | Team | Apps\n2011 | Rovers | 14\n2012 | Rovers | 20",
+     "Season | Team | Apps\n2041 | Rovers | 14\n2042 | Rovers | 20"),
+    ("| Year | Goals |\n| 1998 | 1500 |", "| Year | Goals |\n| 2028 | 1500 |"),  # the goals column holds counts
+    ("Rank | Points\n1 | 2011\n2 | 1980", "Rank | Points\n1 | 2011\n2 | 1980"),  # no column of years
+])
+def test_a_number_filling_a_cell_under_a_year_header_is_a_year(text: str, expected: str) -> None:
+    numbers = [(i, i + 4, "CARDINAL") for i in range(len(text) - 3) if text[i:i + 4].isdigit()]
+    assert shifted(text, 30, Evidence(spans=numbers)) == expected

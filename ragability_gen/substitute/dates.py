@@ -290,12 +290,36 @@ def _bare_evidence(text: str, s: int, e: int, ev: Evidence) -> tuple[bool | None
         return False, False
     label = None if ev.short else next((lab for a, b, lab in ev.spans if a <= s and e <= b), None)
     before = text[max(0, s - 30):s]
-    if label == "DATE" or _CUE_BEFORE.search(before) or (before.endswith("(") and text[e:e + 1] == ")"):
+    if label == "DATE" or _CUE_BEFORE.search(before) or (before.endswith("(") and text[e:e + 1] == ")") \
+            or _year_column(text, s, e):
         return True, False
     if _ARTICLE_BEFORE.search(before) and (word := _NEXT_WORD.match(text, e)) is not None \
             and word[1] not in _FUNCTION_WORDS and word[1] not in _MEASURES:
         return True, False  # "in a 1237 document", "the 1984 election": a singular noun after a number is no count
     return None, label in NUMERIC_LABELS
+
+
+_YEAR_HEADER = re.compile(r"(?i)\b(?:years?|seasons?|dates?)\b")
+_CELLS = re.compile(r"[|\t]")
+
+
+def _year_column(text: str, start: int, end: int) -> bool:
+    """True for a number filling a table cell under a header cell that names years ("| Season | Team |" over "| 2011
+    | Rovers |"): NER may call one such year a number and the next a date, and a year left unshifted beside shifted
+    ones gives the instance away."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end) % (len(text) + 1)
+    cells = _CELLS.split(text[line_start:line_end])
+    index = len(_CELLS.findall(text, line_start, start))
+    if len(cells) < 2 or cells[index].strip(" *") != text[start:end]:
+        return False
+    lines = text[:line_start].split("\n")[:-1]
+    while len(lines) > 1 and _CELLS.search(lines[-2]):
+        lines.pop()
+    if not lines or not _CELLS.search(lines[-1]):
+        return False
+    header = _CELLS.split(lines[-1])
+    return len(header) == len(cells) and _YEAR_HEADER.search(header[index]) is not None
 
 
 def decide(bares: Mapping[str, Sequence[Bare]]) -> dict[str, list[Slot]]:
