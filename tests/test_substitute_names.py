@@ -13,6 +13,7 @@ from ragability_gen.substitute.entities import Mention, parts, styled, trim
 from ragability_gen.substitute.mapping import build_table
 from ragability_gen.substitute.names import STYLES, invent, is_common, is_real
 from ragability_gen.substitute.rewrite import rewrite, word_in
+from ragability_gen.substitute.words import cell_span, header_row
 
 
 def maker(seed: int = 1, taken: set[str] | None = None):
@@ -418,3 +419,25 @@ def test_a_compound_is_foreign_when_a_part_is(word: str, expected: bool) -> None
     from ragability_gen.substitute.kinds import _foreign
 
     assert _foreign(word) is expected
+
+
+@pytest.mark.parametrize("text, word, expected", [
+    ("Year | Song | US Hot 100 | Oldest Living Member\n1997 | Pacifier | - | Ann Moor\n1998 | Breathe | 4 | Ann Moor",
+     "Oldest Living Member", True),  # the year column tells the header from the data
+    ("| Band | Disc Size |\n|---|---|\n| Devo | 12 in |", "Disc Size", True),  # a markdown rule
+    ("Rank | Team\n1 | Harbour Rovers\n2 | Quay United", "Harbour Rovers", False),  # a row of data
+    ("Losses | 1939/40 | Total\nDirect | 360,000 | 543,000\nMurdered | 75,000 | 506,000", "Total", True),
+    ("George Moor | April 30, 1789\nJohn Dale | December 14, 1799", "George Moor", False),  # rows alike
+    ("Team | Venue", "Venue", True),  # one row of words
+])
+def test_a_header_row_is_the_first_row_unlike_the_rows_below(text: str, word: str, expected: bool) -> None:
+    start = text.index(word)
+    assert header_row(text, start, start + len(word)) is expected
+
+
+def test_a_cell_span_is_the_trimmed_cell_or_the_span_itself() -> None:
+    text = "Category | Total\n| *Direct War Losses* | 360,000 |"
+    start = text.index("War")
+    assert text[slice(*cell_span(text, start, start + 3))] == "Direct War Losses"
+    prose = "The Direct War Losses were high."
+    assert cell_span(prose, 11, 14) == (11, 14)

@@ -24,7 +24,7 @@ from .names import (
     is_word,
 )
 from .places import country_of, demonym_or_language, nationality, place_names
-from .words import header_cell, key_label, label_cell, never_name, sentence_start, unit_at
+from .words import cell_span, header_row, key_label, label_cell, never_name, sentence_start, unit_at
 
 RARE_NAME_ZIPF = 1.5
 """Below this Zipf frequency a capitalised word is a name even where a sentence starts ("Tamazight" 1.3)."""
@@ -266,21 +266,35 @@ def ordinary_written_words(candidates: Iterable[str], texts: Sequence[str]) -> s
     return {w for w in written_words(candidates, texts) if is_common(w, TERM_ZIPF)}
 
 
-def label_words(words: Sequence[str], text: str, start: int, end: int) -> bool:
-    """True when ``words``, filling ``text[start:end]``, are a label, not a name: ordinary words alone in a table
-    cell or a "Key:" label ("Total distance", "Born"), words that are no known names in a "Key:" label
-    ("Boroughs:", "Demonym:"), or dictionary words that are common or no known names in a table's header row ("|
-    Abstention |", "Holder", a family name too). Countries and words the dictionary writes only capitalised are no
-    label ("| China |", "| Great Britain |"). A known name that is a dictionary word too counts as a word in a
-    "Key:" label ("Best Rebounder:")."""
+def _column_word(word: str) -> bool:
+    """True for a word that names a column in a table's header row: a dictionary word ("Holder", "| OPPONENT |") or a
+    common word that is no known name and not written only capitalised ("Apps"; not "Nixon", "Hebrew"), no country."""
+    return country_of(word) is None and (is_word(word) or is_common(word) and not is_known_name(word)
+                                         and not capitalised_only(word))
+
+
+def label_words(words: Sequence[str], text: str, start: int, end: int, named: bool = False) -> bool:
+    """True when ``words``, filling ``text[start:end]``, are a label, not a name.
+
+    - In a table's header row (``header_row``): words that name columns (``_column_word``: "| Apps |", "Oldest Living
+      President"; not "| Nixon |", "| Hebrew |", "| China |").
+    - In a "Key:" label: words that are no known names ("Boroughs:", "Demonym:"); a known name that is a dictionary
+      word too counts as a word ("Best Rebounder:"; "Paris:" is a name).
+    - Ordinary words alone in a table cell or a label ("Total distance", "Born"), unless ``named`` (NER's person of a
+      given name, a family name or a first word the dictionary lacks, or a designated place, of two words and more, or
+      a country: "Chuck Porter", "Lake Superior", "South Africa"; not "Best Newcomer") or one
+      of them is a known place or a known name that is no dictionary word ("| Washington Redskins |", "| Europe |",
+      "| Steve Young |").
+
+    Countries and words the dictionary writes only capitalised are no label ("| China |", "| Great Britain |")."""
+    if header_row(text, start, end):
+        return all(map(_column_word, words))
     if all(country_of(w) is not None or capitalised_only(w) for w in words):
         return False
-    if all(ordinary(w) for w in words) and label_cell(text, start, end):
-        return True
-    if key_label(text, start, end) and not any(is_known_name(w) and not is_word(w.lower()) for w in words):
-        return True  # "Boroughs:", "Best Rebounder:" ("best" is a word too; "Paris:" is a name)
-    return all(is_word(w.lower()) and (is_common(w) or not is_known_name(w)) for w in words) and header_cell(
-        text, start, end)
+    if key_label(text, start, end):
+        return not any(is_known_name(w) and not is_word(w.lower()) for w in words)
+    return (all(ordinary(w) for w in words) and label_cell(text, start, end) and not named
+            and not any(_known_place(w) or is_known_name(w) and not is_word(w) for w in words))
 
 
 class NameTest:
@@ -356,6 +370,11 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             if span is None:
                 continue
             s, e = span
+        if len(ps) - first >= 2 and header_row(text, s, e):  # "| Chart Positions US Country |": "US" is the name
+            names = [i for i in range(first, len(ps)) if not _column_word(text[ps[i][0]:ps[i][1]])]
+            if names and (names[0] > first or names[-1] < len(ps) - 1):
+                s, e = ps[names[0]][0], ps[names[-1]][1]
+                ps, first = ps[names[0]:names[-1] + 1], 0
         if label == "PERSON":
             if _verb_after(text, s, ps[first:], is_name):  # "Who did Emma Marry?"
                 e = ps[-2][1]
@@ -375,13 +394,17 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             # designators is still one place (its first word changes, see ``mapping``)
             out.append(Mention(field_name, s, e, text[s:e], label))
             continue
-        if not content or label_words(content, text, s, e):
+        named = country_of(text[s:e]) is not None or len(words) >= 2 and (
+            label == "PERSON" and (is_given_name(words[0]) or is_surname(words[-1]) or not is_word(words[0]))
+            and not demonym_or_language(words[0]) or label in _DESIGNATED and any(
+                w.casefold() in GENERIC and w.casefold() not in POSITIONS for w in words[:-1] + words[1:]))
+        if not content or label_words(content, text, s, e, named):
             continue  # "Second", "Their", a table header "Total Distance", a key "Born:"
         if len(words) == 1 and label not in ("NORP", "LANGUAGE"):
             if _camel(words[0]):
                 out.append(Mention(field_name, s, e, text[s:e], label))  # "the iPhone", "eBay"
                 continue
-            if not words[0][:1].isupper():
+            if not words[0][:1].isupper() or opens_plain_cell(text, s, e):
                 continue
             if label == "GPE" and len(words[0]) > 1 and words[0].isupper() and words[0].isalpha():
                 out.append(Mention(field_name, s, e, text[s:e], label))  # "the neighbouring USSR", tagged a noun
@@ -402,6 +425,15 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                                                    for a, b in caps):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "French troops", "Americans' fears"
     return out
+
+
+def opens_plain_cell(text: str, start: int, end: int) -> bool:
+    """True for a dictionary word (no proper entry or known name) opening a table cell whose other words are all in
+    lower case: "| Discus throw |", "| Yellowish brown |" name no one."""
+    a, b = cell_span(text, start, end)
+    word = text[start:end]
+    return (a == start and b > end and text[end:b].strip() != "" and not any(c.isupper() for c in text[end:b])
+            and is_word(word) and not is_proper_entry(word) and not is_known_name(word))
 
 
 def _parts_at(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -562,6 +594,8 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if (len(words) == 1 and words[0][1:].islower() and sentence_start(text, s) and is_word(words[0])
                 and is_common(words[0], TERM_ZIPF) and not is_proper_entry(words[0]) and not is_known_name(words[0])):
             continue  # "Malnutrition causes ...": a dictionary word too common for a term, capitalised as it opens
+        if len(words) == 1 and opens_plain_cell(text, s, e):
+            continue
         content = [w for w in words if not _kept(w, True)]
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, partial
 from string import ascii_lowercase
 
-from .entities import FUNCTION, TERM_ZIPF, designators_only, opening_word, ordinary
+from .entities import FUNCTION, TERM_ZIPF, designators_only, label_words, opening_word, ordinary
 from .names import is_common, is_word, singulars
 from .places import country_of, currency_units, language_names, place_names
 from .words import never_name, sentence_start
@@ -63,6 +63,7 @@ _PERIODS = frozenset("Renaissance Reformation Enlightenment Holocaust".split())
 """Periods named by one word; the other event words name an event only after a capitalised word."""
 _EVENT = re.compile(r"(?<![\w-])(?:(?:[A-Z][\w'’-]*|of|the|and)[ \t]+)*?(?:[A-Z][\w'’-]*[ \t]+)?(?:" + _EVENT_WORDS
                     + r")(?!\w)")
+_CAPITALS_AFTER = re.compile(r"(?:[ \t]+[A-Z][\w'’-]*)+")
 _CODE_IN_PARENS = re.compile(r"\(([A-Z]{2,5})\)")
 _UPPER = re.compile(r"(?<![\w.])[A-Z]{2,6}(?![\w.])")
 _FUNCTION = frozenset("of the and for de la le del della di do da das dos y et & in on at to".split())
@@ -375,6 +376,9 @@ def events(text: str, classes: Callable[[str], frozenset[str]] = lambda word: fr
         start = m.end() - len(phrase) if m[0].endswith(phrase) else text.find(phrase, m.start())
         if len(words) == 1 and (words[0] not in _PERIODS or sentence_start(text, start)):
             continue  # "Occupation | Film director", "Restoration work began"
+        after = _CAPITALS_AFTER.match(text, start + len(phrase))
+        if after is not None and label_words(words + after[0].split(), text, start, after.end()):
+            continue  # a row's label "| Direct War Losses |": "War" is no event's there
         out.append((start, start + len(phrase), phrase, "EVENT"))
     return out
 

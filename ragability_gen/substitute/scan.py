@@ -31,6 +31,7 @@ from .entities import (
     MONTHS_DAYS,
     TITLES,
     label_words,
+    opens_plain_cell,
     ordinary,
     ordinary_written_words,
     parts,
@@ -38,7 +39,7 @@ from .entities import (
 from .kinds import scripts
 from .names import is_common, singulars
 from .places import country_of
-from .words import never_name, sentence_start
+from .words import cell_span, never_name, sentence_start
 
 KINDS = ("name", "ner", "country", "rare", "script")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
@@ -135,7 +136,9 @@ def scan(old: Mapping[str, str], new: Mapping[str, str], names: set[str], invent
                 continue
             if _base(w, names) is not None and (not _plain(w) or (w[:1].isupper()
                                                                    and not sentence_start(text, m.start()))):
-                if not label_words([w], text, m.start(), m.end()):  # a key or header: "| Boroughs: ..."
+                a, b = cell_span(text, m.start(), m.end())
+                if not (label_words([w], text, m.start(), m.end()) or label_words(_WORD.findall(text, a, b), text, a, b)
+                        or opens_plain_cell(text, m.start(), m.end())):  # "| Boroughs: ...", "| Direct War Losses |"
                     add(field, w, "name")
             elif w[:1].isupper() and (c := country_of(w)) is not None and id(c) in in_countries:
                 add(field, w, "country")

@@ -102,16 +102,56 @@ def _line(text: str, start: int, end: int) -> tuple[int, str]:
     return line_start, text[line_start:len(text) if line_end < 0 else line_end]
 
 
-def header_cell(text: str, start: int, end: int) -> bool:
-    """True when ``text[start:end]`` fills a cell of a table's first row whose cells hold no digits: a header
-    ("| Award | Holder | Count |"), where a word that is also a family name ("Holder") names a column."""
-    if not label_cell(text, start, end):
-        return False
+_ROW = re.compile(r"[|\t]")
+_RULE = re.compile(r"[\s|:+=-]*-{3}[\s|:+=-]*")
+"""A markdown table's rule under its header: "|---|:---:|"."""
+
+
+_DIGIT = re.compile(r"[0-9]")
+"""A digit that writes a number ("¹" marks a note)."""
+
+
+def header_row(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` lies in one cell of a table's header: the first of its rows (lines with a "|" or
+    a tab) when a markdown rule follows it, or it has no digits and no rows follow, or one of its cells holds no digit
+    where two in three of the (up to six) rows below it do ("| Year | Song | US Hot 100 |" over "| 1997 | Pacifier |
+    - |"; a table's first row of data is of a kind with the rows below). There a word names a column: "Apps",
+    "Oldest Living President", "Holder" (a family name too)."""
     line_start, line = _line(text, start, end)
-    if "|" not in line and "\t" not in line or any(c.isdigit() for c in line):
+    if not _ROW.search(line) or _ROW.search(text, start, end):
         return False
     before = text[:line_start].rstrip("\n").rsplit("\n", 1)[-1] if line_start else ""
-    return "|" not in before and "\t" not in before
+    if _ROW.search(before):
+        return False
+    below = []
+    for row in text[line_start + len(line) + 1:].split("\n", 6)[:6]:
+        if not _ROW.search(row):
+            break
+        below.append(row)
+    if not below:
+        return _DIGIT.search(line) is None
+    if _RULE.fullmatch(below[0]):
+        return True
+    first = _ROW.split(line)
+    cells = [r for r in map(_ROW.split, below) if len(r) == len(first)]
+    return bool(cells) and any(cell.strip() and _DIGIT.search(cell) is None
+                               and 3 * sum(_DIGIT.search(r[i]) is not None for r in cells) >= 2 * len(cells)
+                               for i, cell in enumerate(first))
+
+
+def cell_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span of the table cell that holds ``text[start:end]``, spaces and markup trimmed, or ``(start, end)`` where
+    no row holds it: a word's cell is what tells a row's label ("| Direct War Losses |") from a name."""
+    line_start, line = _line(text, start, end)
+    if not _ROW.search(line) or _ROW.search(text, start, end):
+        return start, end
+    left = max(line.rfind("|", 0, start - line_start), line.rfind("\t", 0, start - line_start)) + 1
+    right = min((i for i in (line.find("|", end - line_start), line.find("\t", end - line_start)) if i >= 0),
+                default=len(line))
+    cell = line[left:right]
+    a = left + len(cell) - len(cell.lstrip(" *'\""))
+    b = right - (len(cell) - len(cell.rstrip(" *'\"")))
+    return line_start + a, line_start + b
 
 
 def key_label(text: str, start: int, end: int) -> bool:
