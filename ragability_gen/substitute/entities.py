@@ -19,6 +19,7 @@ from .names import (
     is_common,
     is_given_name,
     is_known_name,
+    is_place_name,
     is_proper_entry,
     is_surname,
     is_word,
@@ -245,13 +246,14 @@ def whole_word(word: str, possessive: bool = False) -> re.Pattern[str]:
 def written_words(candidates: Iterable[str], texts: Sequence[str]) -> set[str]:
     """The capitalised dictionary words among ``candidates`` that the instance also writes in lower case and
     capitalises only where a sentence, line or cell opens: "Albedo () or reflection coefficient, from Latin
-    albedo ..." is about the word, and replacing "Albedo" alone would lose a word and leave the other. A known
-    name ("Reading", "Turkey") and a word capitalised inside a sentence anywhere in the instance stay names."""
+    albedo ..." is about the word, and replacing "Albedo" alone would lose a word and leave the other ("Male: Ivory
+    silk frock coat" beside "ivory silk"; a family name too). A given name or a place ("Reading", "Turkey") and a
+    word capitalised inside a sentence anywhere in the instance stay names."""
     words = set()
     for w in candidates:
         if len(w) <= 2 or not (w[:1].isupper() and w[1:].islower() and w.isalpha()):
             continue
-        if not is_word(w.lower()) or is_known_name(w):
+        if not is_word(w.lower()) or is_given_name(w) or is_place_name(w) or _known_place(w):
             continue
         if not any(whole_word(w.lower()).search(t) for t in texts):
             continue
@@ -276,25 +278,36 @@ def _column_word(word: str) -> bool:
 def label_words(words: Sequence[str], text: str, start: int, end: int, named: bool = False) -> bool:
     """True when ``words``, filling ``text[start:end]``, are a label, not a name.
 
-    - In a table's header row (``header_row``): words that name columns (``_column_word``: "| Apps |", "Oldest Living
-      President"; not "| Nixon |", "| Hebrew |", "| China |").
-    - In a "Key:" label: words that are no known names ("Boroughs:", "Demonym:"); a known name that is a dictionary
-      word too counts as a word ("Best Rebounder:"; "Paris:" is a name).
-    - Ordinary words alone in a table cell or a label ("Total distance", "Born"), unless ``named`` (NER's person of a
-      given name, a family name or a first word the dictionary lacks, or a designated place, of two words and more, or
-      a country: "Chuck Porter", "Lake Superior", "South Africa"; not "Best Newcomer") or one
-      of them is a known place or a known name that is no dictionary word ("| Washington Redskins |", "| Europe |",
-      "| Steve Young |").
+    - In a table's header row (``header_row``): words that name columns (``_column_word``: "| Apps |", "Oldest
+      Living President"; not "| Nixon |", "| Hebrew |", "| China |").
+    - In a "Key:" label, or an ordinary word alone before a colon anywhere ("(shoes) Male: ..."): words that are no
+      known names ("Boroughs:", "Demonym:"); a known name that is a dictionary word too counts as a word ("Best
+      Rebounder:"; "Paris:" is a name).
+    - Ordinary words alone in a table cell or a label ("Total distance", "Born"), or filling an item of a list in a
+      cell whose capitalised words are all ordinary and no known names ("| Leg 1, Home |"); not where ``named`` (a
+      person of NER's of two words or more whose first word is a given name or no dictionary word, or whose family
+      name follows a proper noun; a designated place of two words or more; a country: "Chuck Porter", "Lake
+      Superior", "South Africa"; not "Best Newcomer", "Brought Down"), nor where a word is a known place or a known
+      name that is no dictionary word ("| Washington Redskins |", "| Europe |", "| Steve Young |").
 
     Countries and words the dictionary writes only capitalised are no label ("| China |", "| Great Britain |")."""
     if header_row(text, start, end):
         return all(map(_column_word, words))
     if all(country_of(w) is not None or capitalised_only(w) for w in words):
         return False
-    if key_label(text, start, end):
+    if key_label(text, start, end) or (text.startswith(": ", end) and len(words) == 1 and end - start == len(words[0])
+                                       and ordinary(words[0])):
         return not any(is_known_name(w) and not is_word(w.lower()) for w in words)
-    return (all(ordinary(w) for w in words) and label_cell(text, start, end) and not named
-            and not any(_known_place(w) or is_known_name(w) and not is_word(w) for w in words))
+    if not all(ordinary(w) for w in words) or named or any(
+            _known_place(w) or is_known_name(w) and not is_word(w) for w in words):
+        return False
+    if label_cell(text, start, end):
+        return True
+    a, b = cell_span(text, start, end)  # "| Leg 1, Home |": a list of ordinary words in a cell
+    fills = text[a:start].rstrip().endswith(",") or a == start
+    fills = fills and (text[end:b].lstrip().startswith(",") or end == b)
+    return (a, b) != (start, end) and fills and all(ordinary(m[0]) and not is_known_name(m[0])
+                                                    for m in _PART.finditer(text, a, b) if m[0][:1].isupper())
 
 
 class NameTest:
@@ -395,7 +408,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             out.append(Mention(field_name, s, e, text[s:e], label))
             continue
         named = country_of(text[s:e]) is not None or len(words) >= 2 and (
-            label == "PERSON" and (is_given_name(words[0]) or is_surname(words[-1]) or not is_word(words[0]))
+            label == "PERSON" and (is_given_name(words[0]) or not is_word(words[0])
+                                   or is_surname(words[-1]) and is_name.tagged(ps[0][0]))
             and not demonym_or_language(words[0]) or label in _DESIGNATED and any(
                 w.casefold() in GENERIC and w.casefold() not in POSITIONS for w in words[:-1] + words[1:]))
         if not content or label_words(content, text, s, e, named):
@@ -525,7 +539,11 @@ def _given_before(text: str, start: int, ents: Sequence[tuple[int, int, str]]) -
     return m.start()
 
 
-_SEPARATOR = re.compile(r":\s|\||\n|\t")
+_CODE_KEY = r"[A-Z]{2,4}:\s"
+"""A code opening a label: "AUT: Gold" (a certification by country)."""
+_SEPARATOR = re.compile(r":\s|\||\n|\t|[ \t]+(?=" + _CODE_KEY + ")")
+"""Where an NER span is cut: a label's colon, a cell's bar, a line end, and before a code opening the next label
+("AUT: Gold SWI: Gold" is "AUT", "Gold", "SWI", "Gold"; "Toni Tennille: A Memoir" stays one name)."""
 
 
 def _pieces(text: str, start: int, end: int, label: str) -> list[tuple[int, int, str]]:
@@ -577,7 +595,8 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
     for a, b in capitals:
         if any(s <= a < e for s, e in covered):
             continue
-        if runs and text[runs[-1][1]:a].strip() == "" and "\n" not in text[runs[-1][1]:a]:
+        if runs and text[runs[-1][1]:a].strip() == "" and "\n" not in text[runs[-1][1]:a] \
+                and re.match(_CODE_KEY, text[a:b + 2]) is None:  # "GER: Platinum AUT: Gold": "AUT" opens a label
             runs[-1][1] = b
         else:
             runs.append([a, b])

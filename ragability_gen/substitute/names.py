@@ -164,6 +164,11 @@ def is_given_name(word: str) -> bool:
     return word.casefold() in _given_names()
 
 
+def is_place_name(word: str) -> bool:
+    """True for a place name in Faker's lists or a region countryinfo knows ("Turkey", "Europe")."""
+    return word.casefold() in _name_words()["place"]
+
+
 def is_surname(word: str) -> bool:
     """True for a family name in Faker's lists ("Hill", "Church"; not "Chapel" or "Castle")."""
     return word.casefold() in _surnames()
