@@ -319,7 +319,8 @@ def _year_column(text: str, start: int, end: int) -> bool:
     if not lines or not _CELLS.search(lines[-1]):
         return False
     header = _CELLS.split(lines[-1])
-    return len(header) == len(cells) and _YEAR_HEADER.search(header[index]) is not None
+    aligned = len(header) == len(cells) or not "".join(cells[:index]).strip()  # the first cell of a shorter row
+    return aligned and index < len(header) and _YEAR_HEADER.search(header[index]) is not None
 
 
 def decide(bares: Mapping[str, Sequence[Bare]]) -> dict[str, list[Slot]]:

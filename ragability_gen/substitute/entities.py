@@ -275,6 +275,13 @@ def _column_word(word: str) -> bool:
                                          and not capitalised_only(word))
 
 
+def column_words_at(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` lies in a table's header row and its words name a column (``_column_word``): such
+    words stay there even where an instance's name shares them ("| Year | Winner | Song |" beside the person NER saw
+    in "Best Modern Rock Song")."""
+    return header_row(text, start, end) and all(_column_word(m[0]) for m in _PART.finditer(text, start, end))
+
+
 def label_words(words: Sequence[str], text: str, start: int, end: int, named: bool = False) -> bool:
     """True when ``words``, filling ``text[start:end]``, are a label, not a name.
 
@@ -396,6 +403,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         words = [text[a:b] for a, b in ps]
         if not any(w[:1].isalpha() for w in words):
             continue
+        if label not in ("NORP", "LANGUAGE") and (i := _nationality_in(text, ps)) is not None:
+            (s, e), label = ps[i], "NORP"  # "| Debut Hindi Film |": a language before ordinary words, no name of them
+            ps, words = [ps[i]], [words[i]]
         if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or _kept(words[0], True) or unit_at(text, s, e)
                                 or _NUMBERED.match(text, e) is not None and len(words[0]) <= 4):  # "Op. 125"
             continue
@@ -448,6 +458,22 @@ def opens_plain_cell(text: str, start: int, end: int) -> bool:
     word = text[start:end]
     return (a == start and b > end and text[end:b].strip() != "" and not any(c.isupper() for c in text[end:b])
             and is_word(word) and not is_proper_entry(word) and not is_known_name(word))
+
+
+def _nationality_in(text: str, ps: Sequence[tuple[int, int]]) -> int | None:
+    """The index of the one demonym or language among two or three parts ``ps`` of a name in a table cell when every
+    other capitalised part is a very common word and no known name ("| Debut Telugu Film |", "| Hindi Film |"): a
+    people's word before common nouns names no one. Not a language named like a place ("Delaware Bay"), nor in prose,
+    where such names are names as a whole ("the Indian Parliament", "the English Channel")."""
+    if not ps or cell_span(text, ps[0][0], ps[-1][1]) == (ps[0][0], ps[-1][1]) and not label_cell(
+            text, ps[0][0], ps[-1][1]):
+        return None
+    words = [text[a:b] for a, b in ps]
+    found = [i for i, w in enumerate(words) if demonym_or_language(w) and not _known_place(w)]
+    if len(found) != 1 or not 2 <= len(words) <= 3:
+        return None
+    return found[0] if all(i == found[0] or not w[:1].isupper() or is_common(w, VERY_COMMON_ZIPF)
+                           and not is_known_name(w) for i, w in enumerate(words)) else None
 
 
 def _parts_at(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -606,9 +632,11 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if span is None:
             continue
         s, e = span
-        words = [text[s + x:s + y] for x, y in parts(text[s:e])]
-        if len(words) == 1 and demonym_or_language(words[0]):
-            out.append(Mention(field_name, s, e, text[s:e], "NORP"))  # "French" of "the Norman-French army"
+        ps = _parts_at(text, s, e)
+        words = [text[a:b] for a, b in ps]
+        if (i := 0 if len(words) == 1 else _nationality_in(text, ps)) is not None and demonym_or_language(words[i]):
+            a, b = ps[i]  # "French" of "the Norman-French army", "Telugu" of "| Debut Telugu Film |"
+            out.append(Mention(field_name, a, b, text[a:b], "NORP"))
             continue
         if (len(words) == 1 and words[0][1:].islower() and sentence_start(text, s) and is_word(words[0])
                 and is_common(words[0], TERM_ZIPF) and not is_proper_entry(words[0]) and not is_known_name(words[0])):

@@ -40,6 +40,7 @@ from .entities import (
     _camel,
     _kept,
     alias_pattern,
+    column_words_at,
     dated,
     norm,
     ordinary,
@@ -120,11 +121,13 @@ class Table:
 
     def leftovers(self, text: str) -> list[str]:
         """What must not survive, found in ``text``: entity strings (any case), surnames, and name parts that
-        are no common word (as written or in capitals)."""
+        are no common word (as written or in capitals), except the words naming a column in a table's header row."""
         if self.regex is None:
             return []
-        return sorted({text[m.start():m.end()] for m in self.regex.finditer(url_view(text))
-                       if self._lookup(m["name"])[1] not in ("", "proper")})
+        view = url_view(text)
+        return sorted({text[m.start():m.end()] for m in self.regex.finditer(view)
+                       if self._lookup(m["name"])[1] not in ("", "proper")
+                       and not column_words_at(view, m.start(), m.start() + len(m["name"]))})
 
     def matches(self, text: str, is_name: Callable[[int], bool] | None = None) -> list[Hit]:
         """Every alias mention in ``text`` whose replacement differs from it.
@@ -147,6 +150,8 @@ class Table:
                 continue
             if mode == "proper" and dated(view, m.start(), m.start() + len(found)):
                 continue  # the month of "in May 2019" beside the surname of "Theresa May"
+            if column_words_at(view, m.start(), m.start() + len(found)):
+                continue  # "| Year | Winner | Song |": a column's name, though "Song" is a surname elsewhere
             edits = self.replaced_parts(found, m.start())
             if edits:
                 new = edited(text, m.start(), m.end(), edits)  # the text's own characters, the ending kept
