@@ -237,3 +237,9 @@ def test_a_number_after_an_article_and_before_a_singular_noun_is_a_year(text: st
 def test_a_number_filling_a_cell_under_a_year_header_is_a_year(text: str, expected: str) -> None:
     numbers = [(i, i + 4, "CARDINAL") for i in range(len(text) - 3) if text[i:i + 4].isdigit()]
     assert shifted(text, 30, Evidence(spans=numbers)) == expected
+
+
+def test_an_era_glued_to_its_year_renders_and_a_code_is_no_year() -> None:
+    slots, _ = find_dates("AD43C | Iranian Railways | 1972")  # a locomotive class, not the year 43
+    assert [s.value for s in slots] == []
+    assert shifted("Pompeii was buried in AD79.", -100) == "Pompeii was buried in 22 BC."

@@ -65,7 +65,7 @@ _DEC2 = re.compile(r"(?<!\w)['’](?P<y>\d0)s(?!\w)")
 _RANGE = re.compile(rf"(?<![\w.,/$£€#])(?P<pre>(?:[Ff]rom|[Bb]etween)\s+)?(?P<y1>\d{{1,4}})(?:\s*(?P<e1>{_ERA}))?"
                     r"(?P<sep>\s*[–—-]\s*|/|\s+(?:to|until|till|and|through)\s+)"
                     rf"(?P<y2>\d{{1,4}})(?!\d|[.,]\d)(?:\s*(?P<e2>{_ERA}))?")
-_ERA_BEFORE = re.compile(r"(?<!\w)A\.?D\.?\s*(?P<y>\d{1,4})(?!\d)")
+_ERA_BEFORE = re.compile(r"(?<!\w)A\.?D\.?\s*(?P<y>\d{1,4})(?!\w)")  # not the locomotive "AD43C"
 _ERA_AFTER = re.compile(rf"(?<![\w.,])(?P<y>\d{{1,4}})\s*(?P<era>{_ERA})")
 _BARE = re.compile(r"(?:(?<![\w.,/$£€#'’-])|(?<=[A-Za-z]-))(?P<y>1\d{3}|20\d{2}|21\d{2})(?!\d|[.,]\d|\s*%|-\d)")
 
@@ -424,7 +424,7 @@ def _flip(marker: str) -> str:
     return core + ("." if marker.endswith(".") else "")
 
 
-_MARKED = re.compile(rf"(?P<pre>{_ERA}\s*)?(?P<num>.+?)(?P<mid>[\s-]+(?i:century|centuries))?"
+_MARKED = re.compile(rf"(?P<pre>(?:{_ERA}|A\.?D\.?(?=\d))\s*)?(?P<num>.+?)(?P<mid>[\s-]+(?i:century|centuries))?"
                      rf"(?:(?P<sp>\s*)(?P<post>{_ERA}))?")
 
 
