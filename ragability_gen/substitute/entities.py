@@ -79,7 +79,8 @@ GENERIC = frozenset("""
     seas rivers lakes bays gulfs straits isles valleys deserts forests parks peninsulas capes coasts canals creeks
     glaciers basins ridges canyons dams cities towns villages counties provinces districts regions republics
     kingdoms empires territories streets roads avenues squares bridges towers castles forts palaces churches
-    temples mosques museums stations schools colleges universities wars battles treaties
+    temples mosques museums stations schools colleges universities wars battles treaties prizes festivals
+    tournaments cups series
     """.split())
 """Designators kept as they are inside names ("RMS Lusitania", "Tobolsk Viceroyalty", "Free City of Oskel")."""
 POSITIONS = frozenset("north south east west northern southern eastern western central upper lower middle new old "
@@ -271,6 +272,8 @@ def ordinary_written_words(candidates: Iterable[str], texts: Sequence[str]) -> s
 def _column_word(word: str) -> bool:
     """True for a word that names a column in a table's header row: a dictionary word ("Holder", "| OPPONENT |") or a
     common word that is no known name and not written only capitalised ("Apps"; not "Nixon", "Hebrew"), no country."""
+    if word.isupper() and len(word) <= 4 and not is_common(word, VERY_COMMON_ZIPF):
+        return False  # a code: "| Peak chart positions GER |" ("| DATE |", "| TEAM |" are words)
     return country_of(word) is None and (is_word(word) or is_common(word) and not is_known_name(word)
                                          and not capitalised_only(word))
 
@@ -424,6 +427,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                 w.casefold() in GENERIC and w.casefold() not in POSITIONS for w in words[:-1] + words[1:]))
         if not content or label_words(content, text, s, e, named):
             continue  # "Second", "Their", a table header "Total Distance", a key "Born:"
+        if (label == "PERSON" and len(words) >= 2 and not named and all(ordinary(w) for w in content)
+                and cell_span(text, s, e) != (s, e)):
+            continue  # "| Best Breakthrough Performance |": ordinary words opening a cell, no given name among them
         if len(words) == 1 and label not in ("NORP", "LANGUAGE"):
             if _camel(words[0]):
                 out.append(Mention(field_name, s, e, text[s:e], label))  # "the iPhone", "eBay"
