@@ -256,9 +256,10 @@ def _occurrences(name: str, text: str, as_written: bool = False) -> list[tuple[i
 def _given_spans(entry: Entry, texts: Sequence[str]) -> list[tuple[str, int, int]]:
     """Where an entity of an edited mapping occurs in ``texts``, as (text, start, end): its original and the
     spellings of it the file records ("albedo" beside "Albedo"), as written, so the mapping's aliases match
-    them as in the run that wrote the file ("Nominations" not as "nominations"); in any case only if none
-    occurs as written (an entry added by hand in another case)."""
-    spellings = {entry.original} | {f for f in entry.forms if norm(f) == norm(entry.original)}
+    them as in the run that wrote the file ("Nominations" not as "nominations"; its plural "Halogenoalkanes" beside
+    "halogenoalkane"); in any case only if none occurs as written (an entry added by hand in another case)."""
+    key = norm(entry.original)
+    spellings = {entry.original} | {f for f in entry.forms if norm(f) in (key, key + "s", key + "es")}
     found = sorted({(t, a, b) for t in texts for s in spellings for a, b in _occurrences(s, t, as_written=True)})
     return found or [(t, a, b) for t in texts for a, b in _occurrences(entry.original, t)]
 

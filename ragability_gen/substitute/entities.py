@@ -410,6 +410,7 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             (s, e), label = ps[i], "NORP"  # "| Debut Hindi Film |": a language before ordinary words, no name of them
             ps, words = [ps[i]], [words[i]]
         if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or _kept(words[0], True) or unit_at(text, s, e)
+                                or short_month(text, s, e)
                                 or _NUMBERED.match(text, e) is not None and len(words[0]) <= 4):  # "Op. 125"
             continue
         if len(words) == 1 and label not in ("NORP", "LANGUAGE") and demonym_or_language(words[0]):
@@ -599,6 +600,17 @@ def _month_surname(text: str, start: int, end: int, words: Sequence[str]) -> boo
     return len(words) >= 2 and is_given_name(words[-2]) and _NUMBER_AFTER.match(text, end) is None
 
 
+_SHORT_MONTHS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
+
+
+def short_month(text: str, start: int, end: int) -> bool:
+    """True for a month written short beside a number ("13 Dec 2008", "Sept. 4"): a date, no name ("Jan Novak" is
+    one)."""
+    return text[start:end].casefold().rstrip(".") in _SHORT_MONTHS and (
+        _NUMBER_AFTER.match(text, end + (text[end:end + 1] == ".")) is not None
+        or _NUMBER_BEFORE.search(text[max(0, start - 12):start]) is not None)
+
+
 def dated(text: str, start: int, end: int) -> bool:
     """True for a month or weekday at ``text[start:end]`` in a date: a number right before or after it ("May 2019",
     "5 May", "Friday 13"), or nothing capitalised before it ("in May she left"); not the surname in "In June, May
@@ -651,6 +663,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
             continue
         content = [w for w in words if not _kept(w, True)]
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
+                or len(words) == 1 and short_month(text, s, e)
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
                 or all(ordinary(w) and not _known_place(w) for w in content) or label_words(words, text, s, e)):
             continue

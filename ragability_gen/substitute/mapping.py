@@ -296,7 +296,9 @@ def _fix(table: Table, ent: Entity, new: str) -> bool:
     distinctive = _distinctive(ent, [ent.surface[a:b] for a, b in old_parts])
     for i, ((a, b), (c, d)) in enumerate(zip(old_parts, new_parts, strict=True)):
         if norm(ent.surface[a:b]) != norm(new[c:d]):
-            table.part_map[norm(ent.surface[a:b])] = new[c:d]
+            known = table.part_map.get(norm(ent.surface[a:b]))
+            if known is None or norm(known) != norm(new[c:d]) or known.isupper():  # "Conie" of "Rai DMB", not the
+                table.part_map[norm(ent.surface[a:b])] = new[c:d]  # "CONIE" of "RAI": each mention styles the part
             if i not in distinctive:  # "East" of "East Side Gallery": changed for the name alone
                 table.forced.add(norm(ent.surface[a:b]))
     return True
