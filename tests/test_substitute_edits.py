@@ -15,7 +15,9 @@ from ragability_gen.core.schemas import record_problems
 from ragability_gen.llm.client import LLM, spec_for
 from ragability_gen.llm.testing import Reply, ScriptedServer, user_text
 from ragability_gen.substitute import core, nlp
-from ragability_gen.substitute.edits import read_mapping
+from ragability_gen.substitute.edits import Entry, read_mapping
+from ragability_gen.substitute.entities import Mention
+from ragability_gen.substitute.mapping import build_table
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -263,3 +265,17 @@ def test_the_unedited_audit_of_the_public_sample_gives_the_same_files(tmp_path: 
                                                                                        first.audit)))
     assert [r["status"] for r in again.audit] == [r["status"] for r in first.audit]
     assert again.instances == first.instances
+
+
+def test_a_given_mapping_keeps_a_part_spelled_in_capitals_apart() -> None:
+    """Applying an audit, "RAI" -> "CONIE" after "Rai FD4" -> "Conie FD4" leaves the part "Conie", which each mention
+    then styles: "Rai Radio" became "CONIE Radio" where the first run wrote "Conie Radio"."""
+    found = [Mention("contexts/1", 0, 7, "Rai FD4", "PERSON"), Mention("contexts/1", 10, 13, "RAI", "PROPN")]
+    table = build_table(found, lambda style, original: "Unused", fixed={"rai fd4": "Conie FD4", "rai": "CONIE"})
+    assert table.part_map["rai"] == "Conie"
+
+
+def test_a_given_mapping_finds_the_plural_it_recorded() -> None:
+    texts = ["Halogenoalkanes react with water.", "A halogenoalkane is a compound."]
+    entry = Entry("Halogenoalkane", "Kreatt", "PERSON", "m.jsonl:1", ("Halogenoalkanes", "halogenoalkane"))
+    assert {t[a:b] for t, a, b in core._given_spans(entry, texts)} == {"Halogenoalkanes", "halogenoalkane"}

@@ -9,7 +9,7 @@ from faker import Faker
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragability_gen.substitute.entities import Mention, parts, styled, trim
+from ragability_gen.substitute.entities import Mention, parts, short_month, styled, trim
 from ragability_gen.substitute.mapping import build_table
 from ragability_gen.substitute.names import STYLES, invent, is_common, is_real
 from ragability_gen.substitute.rewrite import rewrite, word_in
@@ -441,3 +441,13 @@ def test_a_cell_span_is_the_trimmed_cell_or_the_span_itself() -> None:
     assert text[slice(*cell_span(text, start, start + 3))] == "Direct War Losses"
     prose = "The Direct War Losses were high."
     assert cell_span(prose, 11, 14) == (11, 14)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("2009 | 13 Dec 2008 | Val Quellin", True),
+    ("won on Sept. 4 in Ostrava", True),
+    ("Dec Marlow signed in Ostrava", False),  # no number beside it: a name
+])
+def test_a_short_month_beside_a_number_is_a_date(text: str, expected: bool) -> None:
+    m = re.search(r"\b(Dec|Sept)\b", text)
+    assert m is not None and short_month(text, m.start(), m.end()) is expected
