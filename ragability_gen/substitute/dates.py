@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 
+from .words import ROW, table_header
+
 YEAR, DECADE, DECADE2, HUNDREDS, CENTURY = "year", "decade", "decade2", "hundreds", "century"
 STEP = {YEAR: 1, DECADE: 10, DECADE2: 10, HUNDREDS: 100, CENTURY: 100}
 MIN_SHIFT = 5
@@ -300,27 +302,22 @@ def _bare_evidence(text: str, s: int, e: int, ev: Evidence) -> tuple[bool | None
 
 
 _YEAR_HEADER = re.compile(r"(?i)\b(?:years?|seasons?|dates?)\b")
-_CELLS = re.compile(r"[|\t]")
 
 
 def _year_column(text: str, start: int, end: int) -> bool:
     """True for a number filling a table cell under a header cell that names years ("| Season | Team |" over "| 2011
     | Rovers |"): NER may call one such year a number and the next a date, and a year left unshifted beside shifted
     ones gives the instance away."""
+    header = table_header(text, start)
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end) % (len(text) + 1)
-    cells = _CELLS.split(text[line_start:line_end])
-    index = len(_CELLS.findall(text, line_start, start))
-    if len(cells) < 2 or cells[index].strip(" *") != text[start:end]:
+    cells = ROW.split(text[line_start:line_end])
+    index = len(ROW.findall(text, line_start, start))
+    if header is None or header == text[line_start:line_end] or cells[index].strip(" *") != text[start:end]:
         return False
-    lines = text[:line_start].split("\n")[:-1]
-    while len(lines) > 1 and _CELLS.search(lines[-2]):
-        lines.pop()
-    if not lines or not _CELLS.search(lines[-1]):
-        return False
-    header = _CELLS.split(lines[-1])
-    aligned = len(header) == len(cells) or not "".join(cells[:index]).strip()  # the first cell of a shorter row
-    return aligned and index < len(header) and _YEAR_HEADER.search(header[index]) is not None
+    columns = ROW.split(header)
+    aligned = len(columns) == len(cells) or not "".join(cells[:index]).strip()  # the first cell of a shorter row
+    return aligned and index < len(columns) and _YEAR_HEADER.search(columns[index]) is not None
 
 
 def decide(bares: Mapping[str, Sequence[Bare]]) -> dict[str, list[Slot]]:

@@ -25,7 +25,7 @@ from .names import (
     is_word,
 )
 from .places import country_of, demonym_or_language, nationality, place_names
-from .words import cell_span, header_row, key_label, label_cell, never_name, sentence_start, unit_at
+from .words import cell_span, header_row, in_row, key_label, label_cell, never_name, sentence_start, unit_at
 
 RARE_NAME_ZIPF = 1.5
 """Below this Zipf frequency a capitalised word is a name even where a sentence starts ("Tamazight" 1.3)."""
@@ -472,8 +472,7 @@ def _nationality_in(text: str, ps: Sequence[tuple[int, int]]) -> int | None:
     other capitalised part is a very common word and no known name ("| Debut Telugu Film |", "| Hindi Film |"): a
     people's word before common nouns names no one. Not a language named like a place ("Delaware Bay"), nor in prose,
     where such names are names as a whole ("the Indian Parliament", "the English Channel")."""
-    if not ps or cell_span(text, ps[0][0], ps[-1][1]) == (ps[0][0], ps[-1][1]) and not label_cell(
-            text, ps[0][0], ps[-1][1]):
+    if not ps or not in_row(text, ps[0][0]):
         return None
     words = [text[a:b] for a, b in ps]
     found = [i for i, w in enumerate(words) if demonym_or_language(w) and not _known_place(w)]

@@ -102,7 +102,8 @@ def _line(text: str, start: int, end: int) -> tuple[int, str]:
     return line_start, text[line_start:len(text) if line_end < 0 else line_end]
 
 
-_ROW = re.compile(r"[|\t]")
+ROW = re.compile(r"[|\t]")
+"""What makes a line a table row, and parts its cells."""
 _RULE = re.compile(r"[\s|:+=-]*-{3}[\s|:+=-]*")
 """A markdown table's rule under its header: "|---|:---:|"."""
 
@@ -118,32 +119,48 @@ def header_row(text: str, start: int, end: int) -> bool:
     - |"; a table's first row of data is of a kind with the rows below). There a word names a column: "Apps",
     "Oldest Living President", "Holder" (a family name too)."""
     line_start, line = _line(text, start, end)
-    if not _ROW.search(line) or _ROW.search(text, start, end):
+    if not ROW.search(line) or ROW.search(text, start, end):
         return False
     before = text[:line_start].rstrip("\n").rsplit("\n", 1)[-1] if line_start else ""
-    if _ROW.search(before):
+    if ROW.search(before):
         return False
     below = []
     for row in text[line_start + len(line) + 1:].split("\n", 6)[:6]:
-        if not _ROW.search(row):
+        if not ROW.search(row):
             break
         below.append(row)
     if not below:
         return _DIGIT.search(line) is None
     if _RULE.fullmatch(below[0]):
         return True
-    first = _ROW.split(line)
-    cells = [r for r in map(_ROW.split, below) if len(r) == len(first)]
+    first = ROW.split(line)
+    cells = [r for r in map(ROW.split, below) if len(r) == len(first)]
     return bool(cells) and any(cell.strip() and _DIGIT.search(cell) is None
                                and 3 * sum(_DIGIT.search(r[i]) is not None for r in cells) >= 2 * len(cells)
                                for i, cell in enumerate(first))
+
+
+def in_row(text: str, pos: int) -> bool:
+    """True when the line holding ``pos`` is a table row."""
+    return ROW.search(_line(text, pos, pos)[1]) is not None
+
+
+def table_header(text: str, pos: int) -> str | None:
+    """The first row of the table whose row holds ``pos``, or None outside a table."""
+    line_start, line = _line(text, pos, pos)
+    if not ROW.search(line):
+        return None
+    lines = text[:line_start].split("\n")[:-1]
+    while lines and ROW.search(lines[-1]):
+        line = lines.pop()
+    return line
 
 
 def cell_span(text: str, start: int, end: int) -> tuple[int, int]:
     """The span of the table cell that holds ``text[start:end]``, spaces and markup trimmed, or ``(start, end)`` where
     no row holds it: a word's cell is what tells a row's label ("| Direct War Losses |") from a name."""
     line_start, line = _line(text, start, end)
-    if not _ROW.search(line) or _ROW.search(text, start, end):
+    if not ROW.search(line) or ROW.search(text, start, end):
         return start, end
     left = max(line.rfind("|", 0, start - line_start), line.rfind("\t", 0, start - line_start)) + 1
     right = min((i for i in (line.find("|", end - line_start), line.find("\t", end - line_start)) if i >= 0),
