@@ -27,3 +27,13 @@ def test_bench_leaks_tiny_mode() -> None:
     assert lines[0].startswith("demo.tsv: read 24, written 24; free of any original name: broad ")
     assert re.search(r"NER \d+ \(\d+%\), known names \d+ \(\d+%\); ordinary words lost \d+", lines[0]), lines[0]
     assert lines[-1] == "hard cases: 3 of 3 pass"
+
+
+def test_bench_leaks_counts_changed_first_rows_of_tables() -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_leaks import first_rows
+
+    old = {"query": "q", "contexts/1": "Year | Apps\n2011 | 14", "contexts/2": "Year | Apps\n2012 | 20",
+           "contexts/3": "No table here."}
+    new = {**old, "contexts/1": "Year | Abiellint\n2041 | 14", "contexts/2": "Year | Apps\n2042 | 20"}
+    assert first_rows(old, new) == (1, 2)
