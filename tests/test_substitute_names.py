@@ -447,7 +447,9 @@ def test_a_cell_span_is_the_trimmed_cell_or_the_span_itself() -> None:
     ("2009 | 13 Dec 2008 | Val Quellin", True),
     ("won on Sept. 4 in Ostrava", True),
     ("Dec Marlow signed in Ostrava", False),  # no number beside it: a name
+    ("Month | Jan | Feb | Mar | Year", True),  # a climate table's column
+    ("Dec Marlow | Ostrava", False),
 ])
-def test_a_short_month_beside_a_number_is_a_date(text: str, expected: bool) -> None:
-    m = re.search(r"\b(Dec|Sept)\b", text)
+def test_a_short_month_beside_a_number_or_alone_in_a_cell_is_a_date(text: str, expected: bool) -> None:
+    m = re.search(r"\b(Dec|Sept|Mar)\b", text)
     assert m is not None and short_month(text, m.start(), m.end()) is expected

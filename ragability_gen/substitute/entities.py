@@ -272,6 +272,8 @@ def ordinary_written_words(candidates: Iterable[str], texts: Sequence[str]) -> s
 def _column_word(word: str) -> bool:
     """True for a word that names a column in a table's header row: a dictionary word ("Holder", "| OPPONENT |") or a
     common word that is no known name and not written only capitalised ("Apps"; not "Nixon", "Hebrew"), no country."""
+    if word.casefold() in MONTHS_DAYS or word.casefold().rstrip(".") in _SHORT_MONTHS:
+        return True  # "| Month | Jan | Feb | Mar |"
     if word.isupper() and len(word) <= 4 and not is_common(word, VERY_COMMON_ZIPF):
         return False  # a code: "| Peak chart positions GER |" ("| DATE |", "| TEAM |" are words)
     return country_of(word) is None and (is_word(word) or is_common(word) and not is_known_name(word)
@@ -603,11 +605,12 @@ _SHORT_MONTHS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".spl
 
 
 def short_month(text: str, start: int, end: int) -> bool:
-    """True for a month written short beside a number ("13 Dec 2008", "Sept. 4"): a date, no name ("Jan Novak" is
-    one)."""
+    """True for a month written short beside a number ("13 Dec 2008", "Sept. 4") or alone in a table cell ("| Month |
+    Jan | Feb | Mar |" of a climate table): a date or a column, no name ("Jan Novak" is one)."""
     return text[start:end].casefold().rstrip(".") in _SHORT_MONTHS and (
         _NUMBER_AFTER.match(text, end + (text[end:end + 1] == ".")) is not None
-        or _NUMBER_BEFORE.search(text[max(0, start - 12):start]) is not None)
+        or _NUMBER_BEFORE.search(text[max(0, start - 12):start]) is not None
+        or in_row(text, start) and cell_span(text, start, end) == (start, end))
 
 
 def dated(text: str, start: int, end: int) -> bool:
