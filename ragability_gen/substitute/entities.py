@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .dates import MONTHS
 from .names import (
     VERY_COMMON_ZIPF,
     capitalised_only,
@@ -272,7 +273,7 @@ def ordinary_written_words(candidates: Iterable[str], texts: Sequence[str]) -> s
 def _column_word(word: str) -> bool:
     """True for a word that names a column in a table's header row: a dictionary word ("Holder", "| OPPONENT |") or a
     common word that is no known name and not written only capitalised ("Apps"; not "Nixon", "Hebrew"), no country."""
-    if word.casefold() in MONTHS_DAYS or word.casefold().rstrip(".") in _SHORT_MONTHS:
+    if word.casefold() in MONTHS_DAYS or word.casefold().rstrip(".") in MONTHS:
         return True  # "| Month | Jan | Feb | Mar |"
     if word.isupper() and len(word) <= 4 and not is_common(word, VERY_COMMON_ZIPF):
         return False  # a code: "| Peak chart positions GER |" ("| DATE |", "| TEAM |" are words)
@@ -601,13 +602,11 @@ def _month_surname(text: str, start: int, end: int, words: Sequence[str]) -> boo
     return len(words) >= 2 and is_given_name(words[-2]) and _NUMBER_AFTER.match(text, end) is None
 
 
-_SHORT_MONTHS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
-
-
 def short_month(text: str, start: int, end: int) -> bool:
-    """True for a month written short beside a number ("13 Dec 2008", "Sept. 4") or alone in a table cell ("| Month |
-    Jan | Feb | Mar |" of a climate table): a date or a column, no name ("Jan Novak" is one)."""
-    return text[start:end].casefold().rstrip(".") in _SHORT_MONTHS and (
+    """True for a month (``dates.MONTHS``, also written short) beside a number ("13 Dec 2008", "Sept. 4") or alone
+    in a table cell ("| Month | Jan | Feb | Mar |" of a climate table): a date or a column, no name ("Jan Novak" is
+    one)."""
+    return text[start:end].casefold().rstrip(".") in MONTHS and (
         _NUMBER_AFTER.match(text, end + (text[end:end + 1] == ".")) is not None
         or _NUMBER_BEFORE.search(text[max(0, start - 12):start]) is not None
         or in_row(text, start) and cell_span(text, start, end) == (start, end))
