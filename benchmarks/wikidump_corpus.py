@@ -139,6 +139,24 @@ TINY_QA = {"data": [{"title": "Harbour of Quellin", "paragraphs": [
      "qas": [{"question": "When was the dry dock added?", "answers": [{"text": "1902", "answer_start": 3}]}]}]}]}
 
 
+def sentence_at(text: str, start: int) -> str:
+    """The sentence (or line) of ``text`` that holds offset ``start``."""
+    begin = 0
+    for end in [m.end() for m in SENTENCE_END.finditer(text)] + [len(text)]:
+        if begin <= start < end:
+            return text[begin:end].strip()
+        begin = end
+    return ""
+
+
+def instance(n: int, query: str, contexts: list[tuple[str, str, str]]) -> dict:
+    """Canonical instance ``n`` with two contexts, each (text, short answer, long answer), contradicting each other."""
+    return {"id": str(n), "query": query, "reasoning": ["categorical"],
+            "contexts": [{"id": str(i), "text": text, "annotation": "qeu", "answer": str(i),
+                          "contradicts": [str(3 - i)]} for i, (text, _, _) in enumerate(contexts, 1)],
+            "answers": {str(i): {"short": short, "long": long} for i, (_, short, long) in enumerate(contexts, 1)}}
+
+
 def qa_instances(data: object, per_article: int, limit: int) -> list[dict]:
     """Instances of a SQuAD file (a dict with "data") or of a DPR file (a list of questions with passages)."""
     pairs: list[tuple[str, tuple[str, str], tuple[str, str]]] = []  # query, (context, answer) twice
@@ -157,22 +175,8 @@ def qa_instances(data: object, per_article: int, limit: int) -> list[dict]:
                     given = [a for a in q["answers"] if a in other["text"]]
                     pairs.append((q["question"] + "?", (gold, q["answers"][0]),
                                   (other["text"], given[0] if given else " ".join(other["text"].split()[:3]))))
-    out: list[dict] = []
-    for query, *contexts in pairs[:limit]:
-        answers = {}
-        for i, (text, span) in enumerate(contexts, 1):
-            start = max(text.find(span), 0)
-            begin = 0
-            for end in [m.end() for m in SENTENCE_END.finditer(text)] + [len(text)]:
-                if begin <= start < end:
-                    break
-                begin = end
-            answers[str(i)] = {"short": span, "long": text[begin:end].strip()}
-        out.append({"id": f"{len(out) + 1}", "query": query, "reasoning": ["categorical"],
-                    "contexts": [{"id": str(i), "text": text, "annotation": "qeu", "answer": str(i),
-                                  "contradicts": [str(3 - i)]} for i, (text, _) in enumerate(contexts, 1)],
-                    "answers": answers})
-    return out
+    return [instance(n, query, [(text, span, sentence_at(text, max(text.find(span), 0))) for text, span in contexts])
+            for n, (query, *contexts) in enumerate(pairs[:limit], 1)]
 
 
 TINY_TABLES = {
@@ -205,16 +209,13 @@ def table_instances(questions: str, read_table: Callable[[str], str], rows_per_c
         half = (len(body) + 1) // 2
         parts = [body[:half][:rows_per_context], body[half:][:rows_per_context]]
         texts = ["\n".join(" | ".join(r) for r in [header, *rows]) for rows in parts]
-        answers = {}
-        for i, (text, rows) in enumerate(zip(texts, parts, strict=True), 1):
-            value = _wtq_cell(target.split("|")[0])
+        value = _wtq_cell(target.split("|")[0])
+        contexts = []
+        for text, rows in zip(texts, parts, strict=True):
             span = value if value and value in text else next((c for c in rows[0] if c), rows[0][0])
-            long = next((row for row in text.splitlines()[1:] if span in row), text.splitlines()[1])
-            answers[str(i)] = {"short": span, "long": long}
-        out.append({"id": f"{len(out) + 1}", "query": _wtq_cell(utterance), "reasoning": ["categorical"],
-                    "contexts": [{"id": str(i), "text": text, "annotation": "qeu", "answer": str(i),
-                                  "contradicts": [str(3 - i)]} for i, text in enumerate(texts, 1)],
-                    "answers": answers})
+            contexts.append((text, span, next((row for row in text.splitlines()[1:] if span in row),
+                                              text.splitlines()[1])))
+        out.append(instance(len(out) + 1, _wtq_cell(utterance), contexts))
         if len(out) >= limit:
             break
     return out
@@ -291,12 +292,7 @@ def answer(nlp, text: str) -> tuple[str, str]:  # type: ignore[no-untyped-def]
         span, start = ents[0].text, ents[0].start_char
     else:
         span, start = " ".join(text.split()[:3]), 0
-    begin = 0
-    for end in [m.end() for m in SENTENCE_END.finditer(text)] + [len(text)]:
-        if begin <= start < end:
-            return span, text[begin:end].strip()
-        begin = end
-    return span, span
+    return span, sentence_at(text, start) or span
 
 
 def build(pages_: Iterator[tuple[str, str]], per_article: int, limit: int, low: int = 60,
@@ -321,13 +317,8 @@ def build(pages_: Iterator[tuple[str, str]], per_article: int, limit: int, low: 
             subject = re.sub(r"\s*\(.*\)$", "", title)
             if re.search(r"(?<![\w-])" + re.escape(subject[:1].lower() + subject[1:]) + r"(?![\w-])", c1 + " " + c2):
                 subject = subject[:1].lower() + subject[1:]  # a title capitalised by convention: "Albedo", "albedo"
-            out.append({
-                "id": f"{len(out) + 1}", "query": f"What do the passages say about {subject}?",
-                "reasoning": ["categorical"],
-                "contexts": [{"id": "1", "text": c1, "annotation": "qeu", "answer": "1", "contradicts": ["2"]},
-                             {"id": "2", "text": c2, "annotation": "qeu", "answer": "2", "contradicts": ["1"]}],
-                "answers": {"1": {"short": s1, "long": l1}, "2": {"short": s2, "long": l2}},
-            })
+            out.append(instance(len(out) + 1, f"What do the passages say about {subject}?",
+                                [(c1, s1, l1), (c2, s2, l2)]))
             if len(out) >= limit:
                 return out
     return out
