@@ -50,6 +50,17 @@ else the context's first cell::
 
     git -C WTQ archive HEAD csv data | tar -x -C /tmp/wtq
     python benchmarks/wikidump_corpus.py --tables /tmp/wtq/data/pristine-unseen-tables.tsv -o /tmp/wtq.jsonl
+
+``--infobox`` reads InfoTabS instead (github.com/infotabs/infotabs): Wikipedia infoboxes (people, cities, films,
+albums, horses, elements, diseases, air crashes, bus lines, festivals) as scraped, keys such as "Locale",
+"Demonym(s)", "Electrification", values in other scripts, coordinates and units, with the statements people wrote
+about each ("Bruno Abakanowicz died before World War I."). Its development set and its third test set (other
+kinds of infobox) give two corpora of 200::
+
+    git -C INFOTABS archive HEAD data/maindata data/tables/json | tar -x -C /tmp/infotabs
+    python benchmarks/wikidump_corpus.py --infobox /tmp/infotabs/data/maindata/infotabs_dev.tsv -o /tmp/ib.jsonl
+    python benchmarks/wikidump_corpus.py --infobox /tmp/infotabs/data/maindata/infotabs_test_alpha3.tsv \
+        -o /tmp/ib2.jsonl
 """
 
 from __future__ import annotations
@@ -221,6 +232,46 @@ def table_instances(questions: str, read_table: Callable[[str], str], rows_per_c
     return out
 
 
+TINY_INFOBOXES = {
+    "hypotheses": "annotater_id\ttable_id\thypothesis\tlabel\n"
+                  "GW0\tT1\tIdris Vanholt was born in Quellin.\tE\n"
+                  "GW0\tT1\tThe merchant sailed from Lisbon before 1870.\tN\n",
+    "T1": {"title": ["Idris Vanholt"], "Born": ["( 1840-03-02 ) 2 March 1840  Quellin, Ostrava"],
+           "Occupation": ["merchant", " shipowner "]},
+}
+_WEAK_OPENERS = {"A", "An", "The", "He", "She", "It", "They", "There", "This", "His", "Her", "Its", "Their", "In", "On"}
+
+
+def infobox_instances(hypotheses: str, read_table: Callable[[str], dict], limit: int) -> list[dict]:
+    """Instances of InfoTabS: ``hypotheses`` is its TSV of statements, ``read_table(id)`` a table as key -> values.
+
+    Context 1 is the infobox, one ``Key | value, value`` line a key (the scraped spacing kept); context 2 the
+    statements written about it, one after another as a paragraph. The first statement, asked as a yes-no
+    question, is the query."""
+    said: dict[str, list[str]] = {}
+    for line in hypotheses.splitlines()[1:]:
+        _, table, statement, _ = (line.split("\t") + ["", "", "", ""])[:4]
+        statement = statement.strip()
+        if table and statement:
+            said.setdefault(table, []).append(statement if statement[-1] in ".!?" else statement + ".")
+    out: list[dict] = []
+    for table, statements in said.items():
+        box = read_table(table)
+        lines = [f"{key} | {', '.join(v.strip() for v in values)}" for key, values in box.items() if key != "title"]
+        if not lines or len(statements) < 2:
+            continue
+        first, rest = statements[0].rstrip(".!?"), " ".join(statements[1:])
+        opener = first.split(" ", 1)[0]
+        query = "Is it true that " + (first[:1].lower() + first[1:] if opener in _WEAK_OPENERS else first) + "?"
+        value = box.get("title", [lines[0]])[0].strip()
+        text = "\n".join([f"title | {value}", *lines])
+        last_word = statements[1].rstrip(".!?").rsplit(" ", 1)[-1]
+        out.append(instance(len(out) + 1, query, [(text, value, f"title | {value}"), (rest, last_word, statements[1])]))
+        if len(out) >= limit:
+            break
+    return out
+
+
 def open_dump(path: Path) -> BinaryIO:
     return bz2.open(path) if path.suffix == ".bz2" else open(path, "rb")  # type: ignore[return-value]
 
@@ -333,6 +384,7 @@ def main() -> int:
     ap.add_argument("--text", action="store_true", help="DUMP is plain text, one document a line (news copy).")
     ap.add_argument("--qa", action="store_true", help="DUMP is a SQuAD or DPR question file (JSON).")
     ap.add_argument("--tables", action="store_true", help="DUMP is a WikiTableQuestions question file (TSV).")
+    ap.add_argument("--infobox", action="store_true", help="DUMP is an InfoTabS statement file (TSV).")
     ap.add_argument("--rows", type=int, default=12, help="With --tables: at most this many rows a context.")
     ap.add_argument("--tiny", action="store_true", help="Build from a small dump (or text) written here.")
     args = ap.parse_args()
@@ -345,6 +397,14 @@ def main() -> int:
             root = args.dump.resolve().parent.parent  # the question file lies in data/, the tables in csv/
             rows = table_instances(args.dump.read_text(encoding="utf-8"),
                                    lambda path: (root / path).read_text(encoding="utf-8"), args.rows, args.limit)
+    elif args.infobox:
+        if args.tiny:
+            rows = infobox_instances(TINY_INFOBOXES["hypotheses"], TINY_INFOBOXES.__getitem__, args.limit)
+        else:
+            tables = args.dump.resolve().parent.parent / "tables" / "json"  # data/maindata/*.tsv, data/tables/json/
+            rows = infobox_instances(args.dump.read_text(encoding="utf-8"),
+                                     lambda t: json.loads((tables / f"{t}.json").read_text(encoding="utf-8")),
+                                     args.limit)
     elif args.qa:
         rows = qa_instances(TINY_QA if args.tiny else json.loads(args.dump.read_text(encoding="utf-8")),
                             args.per_article, args.limit)

@@ -63,3 +63,13 @@ def test_tiny_tables_split_a_table_under_its_header(tmp_path):
     assert rows[0]["answers"] == {  # the question's answer where the context writes it, else the first cell
         "1": {"short": "Quellin", "long": "1 | Quellin | 5 | Host nation"},
         "2": {"short": "3", "long": "3 | Marrow Isles | 1 | Debut"}}
+
+
+def test_tiny_infoboxes_pair_an_infobox_with_the_statements_about_it(tmp_path):
+    rows = built(tmp_path, "--infobox", "--tiny")
+    assert len(rows) == 1 and rows[0]["query"] == "Is it true that Idris Vanholt was born in Quellin?"
+    assert [c["text"] for c in rows[0]["contexts"]] == [
+        "title | Idris Vanholt\nBorn | ( 1840-03-02 ) 2 March 1840  Quellin, Ostrava\nOccupation | merchant, shipowner",
+        "The merchant sailed from Lisbon before 1870."]  # the scraped spacing kept, values of a key joined
+    assert rows[0]["answers"] == {"1": {"short": "Idris Vanholt", "long": "title | Idris Vanholt"},
+                                  "2": {"short": "1870", "long": "The merchant sailed from Lisbon before 1870."}}
