@@ -266,7 +266,8 @@ def hard_cases(package: Path, seed: int, tmp: Path, limit: int | None = None) ->
         r = done.get(str(i))
         text = "" if r is None else r["contexts"][0]["text"] + "\n" + r["query"]
         ok = r is not None and all(k in text for k in c["keep"]) and not any(
-            re.search(r"(?<!\w)" + re.escape(g) + r"(?!\w)", text) for g in c["gone"])
+            re.search(r"(?<!\w)" + re.escape(g) + r"(?!\w)", text) for g in c["gone"]) and not any(
+            a in text for a in c.get("absent", ()))
         if not ok:
             failed.append(c["kind"])
     return len(cases), len(failed), failed

@@ -4,8 +4,9 @@
 release): a context and a query of one kind (a table header, an infobox cell, a demonym of a replaced
 place, a sibling code, a binomial, a non-Latin rendering, a named event, ...), the strings that must
 still be in the output as they are (``keep``), and the names that must be gone in every form a reader
-would see (``gone``, word-bounded, as written). Every case must be substituted, not repaired or
-excluded, under two seeds.
+would see (``gone``, word-bounded, as written), and optionally what must be nowhere in it (``absent``: the
+combining marks of a replaced word, which no word boundary parts from an invented stem). Every case must be
+substituted, not repaired or excluded, under two seeds.
 """
 
 from __future__ import annotations
@@ -56,3 +57,5 @@ def test_case(results: dict[str, tuple[Instance | None, dict[str, Any]]], i: int
         assert kept in text, f"{kept!r} lost: {text!r}"
     for gone in case["gone"]:
         assert re.search(r"(?<!\w)" + re.escape(gone) + r"(?!\w)", text) is None, f"{gone!r} left: {text!r}"
+    for absent in case.get("absent", ()):
+        assert absent not in text, f"{absent!r} left: {text!r}"

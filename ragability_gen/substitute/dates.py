@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 
-from .words import ROW, table_header
+from .words import ROW, key_column, row_cells, table_header
 
 YEAR, DECADE, DECADE2, HUNDREDS, CENTURY = "year", "decade", "decade2", "hundreds", "century"
 STEP = {YEAR: 1, DECADE: 10, DECADE2: 10, HUNDREDS: 100, CENTURY: 100}
@@ -73,6 +73,9 @@ _BARE = re.compile(r"(?:(?<![\w.,/$£€#'’-])|(?<=[A-Za-z]-))(?P<y>1\d{3}|20\
 
 _DURATION_AFTER = re.compile(r"(?i)\s*-?\s*(?:years?|yrs?|months?|weeks?|days?|hours?|minutes?|seconds?|"
                              r"decades?|centuries|century|millennia|millennium)\b")
+_UNIT_AFTER = re.compile(r"\s?(?:[kMGm]?(?:V|W|Wh|Hz|Pa)|[kcmnµμ]?m|[km]?g|kcal|cal|kJ|MJ|km/h|mph|kph|rpm|hp|ft|mi|yd"
+                         r"|lbs?|oz|ha|psi|bar|dB|°[CF]?|Ω|ohms?)(?![\w/])")
+"""A unit symbol after a number: "(1500 V DC overhead)", "2000 km", "1200 MW" measure, and date no year."""
 _NEXT_WORD = re.compile(r"\s+([a-z]+)\b")
 _FUNCTION_WORDS = frozenset(
     "the a an and or but nor by in on at of to for from with as was were is are be been being had has have it its "
@@ -278,9 +281,9 @@ def _range_slots(text: str, m: re.Match[str], ev: Evidence) -> list[Slot]:
 
 
 def _counted(text: str, end: int, ev: Evidence) -> bool:
-    """True when the number ending at ``end`` counts something: a duration or a plural noun follows."""
+    """True when the number ending at ``end`` counts something: a duration, a unit or a plural noun follows."""
     after = text[end:end + 40]
-    if _DURATION_AFTER.match(after):
+    if _DURATION_AFTER.match(after) or _UNIT_AFTER.match(after):
         return True
     word = _NEXT_WORD.match(after)
     return word is not None and word[1].lower() not in _FUNCTION_WORDS and ev.is_plural(end + word.start(1))
@@ -304,15 +307,26 @@ def _bare_evidence(text: str, s: int, e: int, ev: Evidence) -> tuple[bool | None
 _YEAR_HEADER = re.compile(r"(?i)\b(?:years?|seasons?|dates?)\b")
 
 
+_YEAR_KEY = re.compile(r"(?i)\b(?:years?|seasons?|dates?|born|died|(?:re)?open(?:ed|ing)|closed|found(?:ed|ing)|"
+                       r"establish(?:ed|ment)|built|completed|launched|(?:de)?commissioned|introduced|released|formed|"
+                       r"dissolved|abolished|incorporated|inaugurated|demolished|began|ended|started|discontinued|"
+                       r"construction|start|end)\b")
+
+
 def _year_column(text: str, start: int, end: int) -> bool:
     """True for a number filling a table cell under a header cell that names years ("| Season | Team |" over "| 2011
-    | Rovers |"): NER may call one such year a number and the next a date, and a year left unshifted beside shifted
+    | Rovers |"), or opening the value of an infobox row whose key names a time ("Reopened | 2016", "Founded | 1885
+    in Paris"): NER may call one such year a number and the next a date, and a year left unshifted beside shifted
     ones gives the instance away."""
     header = table_header(text, start)
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end) % (len(text) + 1)
     cells = ROW.split(text[line_start:line_end])
     index = len(ROW.findall(text, line_start, start))
+    if key_column(text, line_start) and ROW.search(text[line_start:start].lstrip().lstrip("|")):
+        key, value = row_cells(text[line_start:line_end])
+        if value.strip(" *").startswith(text[start:end]) and _YEAR_KEY.search(key) is not None:
+            return True
     if header is None or header == text[line_start:line_end] or cells[index].strip(" *") != text[start:end]:
         return False
     columns = ROW.split(header)

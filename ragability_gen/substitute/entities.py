@@ -22,11 +22,25 @@ from .names import (
     is_known_name,
     is_place_name,
     is_proper_entry,
+    is_region,
     is_surname,
     is_word,
 )
 from .places import country_of, demonym_or_language, nationality, place_names
-from .words import cell_span, header_row, in_row, key_label, label_cell, never_name, sentence_start, unit_at
+from .words import (
+    MARKS,
+    cell_span,
+    header_row,
+    in_row,
+    key_cell,
+    key_column,
+    key_label,
+    label_cell,
+    never_name,
+    row_bracket,
+    sentence_start,
+    unit_at,
+)
 
 RARE_NAME_ZIPF = 1.5
 """Below this Zipf frequency a capitalised word is a name even where a sentence starts ("Tamazight" 1.3)."""
@@ -62,13 +76,15 @@ GENERIC = frozenset("""
     city town village county province state states district region republic kingdom empire federation union
     territory viceroyalty duchy principality
     street road avenue square lane bridge tower castle fort palace cathedral church chapel abbey temple mosque
+    highway highways expressway parkway turnpike freeway motorway boulevard causeway tunnel exit exits interchange
+    day
     monastery museum library gallery zoo garden gardens airport station terminus port harbour harbor hall house
     building stadium arena theatre theater hospital clinic center centre school college university institute
     academy observatory laboratory laboratories railway railways
     company corporation corp inc ltd llc plc group sons brothers partners associates bank club team party council
     committee commission court parliament congress senate army navy force forces ministry department office
     agency society association foundation trust board guild order league united national international royal
-    federal senior junior airlines airways motors works
+    federal senior junior airlines airways motors works flight flights line lines route routes
     weekly daily express superfast times post news press review journal gazette herald tribune chronicle magazine
     radio television network studios orchestra choir ensemble
     war battle siege treaty act law convention agreement accord conference revolution rebellion uprising campaign
@@ -89,7 +105,9 @@ POSITIONS = frozenset("north south east west northern southern eastern western c
 """The designators that tell a compass point or position: "North-East" and "Upper West" name no one place."""
 MONTHS_DAYS = frozenset("january february march april may june july august september october november december "
                          "monday tuesday wednesday thursday friday saturday sunday".split())
-_PART = re.compile(r"(?:[^\W\d_]\.){2,}|[^\W_]+(?:['’][^\W_]+)*")
+_PART = re.compile(rf"(?:[^\W\d_]\.){{2,}}|[^\W_](?:[^\W_]|{MARKS})*(?:['’][^\W_](?:[^\W_]|{MARKS})*)*")
+"""A part of a name: an initialism ("U.S."), or letters and digits with the marks that join them ("बुद्ध", whose
+vowel signs are no letters), apostrophes inside."""
 _DOTTED = re.compile(r"(?:[^\W\d_]\.){2,}")
 _PARTICLE = re.compile(r"(?:d|l|dell|dall|de)['’](?=[^\W\d_])")
 _ROMAN = re.compile(r"(?=[IVXLC])C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
@@ -272,20 +290,80 @@ def ordinary_written_words(candidates: Iterable[str], texts: Sequence[str]) -> s
 
 def _column_word(word: str) -> bool:
     """True for a word that names a column in a table's header row: a dictionary word ("Holder", "| OPPONENT |") or a
-    common word that is no known name and not written only capitalised ("Apps"; not "Nixon", "Hebrew"), no country."""
+    common word that is no known name or place and not written only capitalised ("Apps"; not "Nixon", "Hebrew",
+    "Michigan"), no country."""
     if word.casefold() in MONTHS_DAYS or word.casefold().rstrip(".") in MONTHS:
         return True  # "| Month | Jan | Feb | Mar |"
     if word.isupper() and len(word) <= 4 and not is_common(word, VERY_COMMON_ZIPF):
         return False  # a code: "| Peak chart positions GER |" ("| DATE |", "| TEAM |" are words)
-    return country_of(word) is None and (is_word(word) or is_common(word) and not is_known_name(word)
-                                         and not capitalised_only(word))
+    return country_of(word) is None and not _known_place(word) and (
+        is_word(word) or is_common(word) and not is_known_name(word) and not capitalised_only(word))
+
+
+def _plain_key(word: str) -> bool:
+    """True for a word in lower case after its capital that is no known name, given name, place or country, and that
+    the dictionary does not write only capitalised: opening an infobox's key, it names the value even where the
+    dictionary lacks it ("Demonym(s) | ...", "Ridership | ..."). Not in a header row: an infobox's first row,
+    "title | Bridgeport, Connecticut", reads as one."""
+    return (len(word) >= 3 and word.isalpha() and word[:1].isupper() and word[1:].islower()
+            and country_of(word) is None and not (is_known_name(word) or is_given_name(word) or is_place_name(word)
+                                                  or _known_place(word) or capitalised_only(word)))
+
+
+def _column_word_at(text: str, start: int, end: int) -> bool:
+    """``_column_word`` for the word ``text[start:end]``, or a ``_plain_key`` where the word opens an infobox's key
+    that is a ``_key`` ("Demonym(s)"; not "Tydings" of "Tydings-McDuffie Act")."""
+    word = text[start:end]
+    if _column_word(word):
+        return True
+    a, b = cell_span(text, start, end)
+    return a == start and _plain_key(word) and key_cell(text, start, end) != () and _key(text[a:b])
+
+
+def _key(cell: str) -> bool:
+    """True when ``cell`` has words and its capitalised ones name a value: ``_column_word``s, the first a
+    ``_plain_key`` too ("Born", "2018 date"; not "2023", "---", "Nixon")."""
+    words = [m[0] for m in _PART.finditer(cell) if not m[0].isdigit()]
+    return bool(words) and all(_column_word(w) or i == 0 and _plain_key(w) for i, w in enumerate(words)
+                               if w[:1].isupper())
+
+
+def _opens_key(cell: str) -> bool:
+    """True when the first word of ``cell`` is a ``_column_word`` ("Born", "2018 date", "Lowest elevation- at Lake
+    Michigan"; not "2023", "---", "John Smith", "Swedbank")."""
+    first = next((m[0] for m in _PART.finditer(cell) if not m[0].isdigit()), None)
+    return first is not None and _column_word(first)
+
+
+@lru_cache(maxsize=1 << 10)
+def _keys(column: tuple[str, ...]) -> bool:
+    """True when two in three of a ``key_column``'s cells open as keys (``_opens_key``): an infobox, not a
+    two-column table of names ("Nixon | 1972", "Swedbank | 354.5")."""
+    return 3 * sum(map(_opens_key, column)) >= 2 * len(column)
+
+
+def column_cell(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` lies in a cell that names what the cells beside it hold: the key of an infobox
+    row ("Locale | Fairfax County", "Electrification | 1928": the first cell of a block of two-cell rows whose first
+    cells read as keys), or a table's header row (``header_row``). An infobox has no header row: its first row is a
+    key and a value like the others ("title | Johannesburg" over "City | 957,441")."""
+    column = key_column(text, text.rfind("\n", 0, start) + 1)
+    if column and _keys(column):
+        return key_cell(text, start, end) != ()
+    return header_row(text, start, end)
 
 
 def column_words_at(text: str, start: int, end: int) -> bool:
-    """True when ``text[start:end]`` lies in a table's header row and its words name a column (``_column_word``): such
+    """True when ``text[start:end]`` lies in a ``column_cell`` and its words name a column (``_column_word``): such
     words stay there even where an instance's name shares them ("| Year | Winner | Song |" beside the person NER saw
-    in "Best Modern Rock Song")."""
-    return header_row(text, start, end) and all(_column_word(m[0]) for m in _PART.finditer(text, start, end))
+    in "Best Modern Rock Song"; "Flight origin | ..." beside "Ethiopian Airlines Flight 302")."""
+    return (column_cell(text, start, end) and not _place(text[start:end])
+            and all(_column_word_at(text, m.start(), m.end()) for m in _PART.finditer(text, start, end)))
+
+
+def _place(name: str) -> bool:
+    """True for a country or a place ``countryinfo`` knows, however many words it has ("United States")."""
+    return country_of(name) is not None or name in place_names()
 
 
 def label_words(words: Sequence[str], text: str, start: int, end: int, named: bool = False) -> bool:
@@ -296,6 +374,8 @@ def label_words(words: Sequence[str], text: str, start: int, end: int, named: bo
     - In a "Key:" label, or an ordinary word alone before a colon anywhere ("(shoes) Male: ..."): words that are no
       known names ("Boroughs:", "Demonym:"); a known name that is a dictionary word too counts as a word ("Best
       Rebounder:"; "Paris:" is a name).
+    - Dictionary words at least as common as ``TERM_ZIPF`` filling a bracket in a table row ("| 10-15 minutes (Rush
+      Hour) |"; not "(Japan)", "(Telluride)", nor a designated place, "(Uptown Theater)").
     - Ordinary words alone in a table cell or a label ("Total distance", "Born"), or filling an item of a list in a
       cell whose capitalised words are all ordinary and no known names ("| Leg 1, Home |"); not where ``named`` (a
       person of NER's of two words or more whose first word is a given name or no dictionary word, or whose family
@@ -304,13 +384,18 @@ def label_words(words: Sequence[str], text: str, start: int, end: int, named: bo
       name that is no dictionary word ("| Washington Redskins |", "| Europe |", "| Steve Young |").
 
     Countries and words the dictionary writes only capitalised are no label ("| China |", "| Great Britain |")."""
-    if header_row(text, start, end):
-        return all(map(_column_word, words))
+    if column_cell(text, start, end):
+        return (not _place(" ".join(words)) and all(map(_column_word, words[1:]))
+                and _column_word_at(text, start, start + len(words[0])))
     if all(country_of(w) is not None or capitalised_only(w) for w in words):
         return False
     if key_label(text, start, end) or (text.startswith(": ", end) and len(words) == 1 and end - start == len(words[0])
                                        and ordinary(words[0])):
         return not any(is_known_name(w) and not is_word(w.lower()) for w in words)
+    if (row_bracket(text, start, end) and not named
+            and not any(m[0].casefold() in GENERIC for m in _PART.finditer(text, start, end))
+            and all(is_word(w.lower()) and is_common(w, TERM_ZIPF) and not _known_place(w) for w in words)):
+        return True  # "| 10-15 minutes (Rush Hour) |": dictionary words qualifying a cell's value, no designator
     if not all(ordinary(w) for w in words) or named or any(
             _known_place(w) or is_known_name(w) and not is_word(w) for w in words):
         return False
@@ -396,8 +481,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             if span is None:
                 continue
             s, e = span
-        if len(ps) - first >= 2 and header_row(text, s, e):  # "| Chart Positions US Country |": "US" is the name
-            names = [i for i in range(first, len(ps)) if not _column_word(text[ps[i][0]:ps[i][1]])]
+        if len(ps) - first >= 2 and column_cell(text, s, e):  # "| Chart Positions US Country |": "US" is the name
+            names = [i for i in range(first, len(ps)) if not _column_word_at(text, *ps[i])]
             if names and (names[0] > first or names[-1] < len(ps) - 1):
                 s, e = ps[names[0]][0], ps[names[-1]][1]
                 ps, first = ps[names[0]:names[-1] + 1], 0
@@ -632,8 +717,9 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
     name by ``is_name``, it has no digits and no month, and one of its words other than designators,
     titles and initials is not a common English word ("Buildings A", "Located", "Liberal" are no
     names; wordfreq's counts are case-blind, so a well-known name such as "Dublin" counts as common
-    too and is left to NER). A run of several words opening a sentence counts also when its first word is
-    neither common nor in the dictionary ("Émile Durkheim", "Émile" tagged an adjective).
+    too and is left to NER), or names a continent or region ("occurred in Asia", which NER missed). A run
+    of several words opening a sentence counts also when its first word is neither common nor in the
+    dictionary ("Émile Durkheim", "Émile" tagged an adjective).
     """
     covered = [(s, e) for s, e, label in ents if label in ENTITY_TYPES]
     runs: list[list[int]] = []
@@ -666,7 +752,8 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
                 or len(words) == 1 and short_month(text, s, e)
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
-                or all(ordinary(w) and not _known_place(w) for w in content) or label_words(words, text, s, e)):
+                or all(ordinary(w) and not _known_place(w) and not is_region(w) for w in content)
+                or label_words(words, text, s, e)):
             continue
         if is_name(s) or (len(words) > 1 and not ordinary(words[0]) and not is_word(words[0].lower())
                           and not never_name(words[0])):

@@ -422,12 +422,18 @@ def initials(name: str) -> set[str]:
     return {i for i in (full, content) if len(i) >= 2}
 
 
+_CLOCK = re.compile(r"\d(?:[:.]\d\d)?\s?$")
+"""A time before "AM" or "PM": "4:52 AM", "11 PM"."""
+
+
 def initialisms(texts: Sequence[str], names: Iterable[str]) -> list[list[Found]]:
-    """Per text, the upper-case words that are the initials of a multi-word name of the instance."""
+    """Per text, the upper-case words that are the initials of a multi-word name of the instance; not "AM" and "PM"
+    after a time ("4:52 AM" beside "Arlington Mill")."""
     wanted = {i for n in names for i in initials(n)}
     if not wanted:
         return [[] for _ in texts]
-    return [[(m.start(), m.end(), m[0], "ORG") for m in _UPPER.finditer(t) if m[0] in wanted] for t in texts]
+    return [[(m.start(), m.end(), m[0], "ORG") for m in _UPPER.finditer(t) if m[0] in wanted
+             and not (m[0] in ("AM", "PM") and _CLOCK.search(t, max(0, m.start() - 8), m.start()))] for t in texts]
 
 
 PASSAGE_LANGUAGES = ("fr", "de", "es", "it", "pt", "nl")

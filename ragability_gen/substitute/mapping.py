@@ -23,6 +23,7 @@ strings take the given replacement, ``pinned`` parts keep the replacement of an 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -308,7 +309,9 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
     """The indexes of the ``words`` of ``ent`` that are replaced: the parts no designator, particle or title keeps,
     a title after a person's name ("Amanda Khan"), and every word of a binomial or rendering."""
     if ent.label in _WORDS_ARE_NAMES:  # "Panthera leo": the lower-case epithet is as much a name as the genus
-        return [i for i, w in enumerate(words) if len(w) > 1 and w.isalpha() and w.casefold() not in FUNCTION]
+        return [i for i, w in enumerate(words)  # marks too: "ˈɡiːjæ̃", "बुद्ध"
+                if len(w) > 1 and all(c.isalpha() or unicodedata.category(c)[0] == "M" for c in w)
+                and w.casefold() not in FUNCTION]
     person = ent.label == "PERSON" or (ent.label in ("ORG", "FAC", "PROPN") and person_shaped(list(words)))
     lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
     return [i for i, w in enumerate(words)

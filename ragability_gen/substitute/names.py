@@ -103,7 +103,7 @@ def _name_words() -> dict[str, frozenset[str]]:
         "family": frozenset(_ascii_words(_faker_lists("person", ("last_names",)))),
         "place": frozenset(_ascii_words(_faker_lists("address", ("cities", "counties", "states", "countries",
                                                                   "regions"))
-                                           + [w for w in _ascii_words(_world_regions()) if not is_word(w)])),
+                                           + list(_region_words()))),
     }
 
 
@@ -114,6 +114,16 @@ def _world_regions() -> list[str]:
 
     return sorted({str(r) for c in countryinfo.all_countries() for k in ("region", "subregion")
                    if (r := c.info().get(k))})
+
+
+@cache
+def _region_words() -> frozenset[str]:
+    return frozenset(w for w in _ascii_words(_world_regions()) if not is_word(w))
+
+
+def is_region(word: str) -> bool:
+    """True for a word of a continent or region's name that is no dictionary word ("Asia", "Melanesia")."""
+    return word.casefold() in _region_words()
 
 
 @cache

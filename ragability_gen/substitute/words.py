@@ -12,7 +12,8 @@ era markers ("BC", "AD") and units after a number ("50 MW", "12 km").
 from __future__ import annotations
 
 import re
-from functools import cache
+import unicodedata
+from functools import cache, lru_cache
 
 _ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
              "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth hundredth thousandth "
@@ -102,6 +103,20 @@ def _line(text: str, start: int, end: int) -> tuple[int, str]:
     return line_start, text[line_start:len(text) if line_end < 0 else line_end]
 
 
+def _marks() -> str:
+    codes = [c for c in range(0x300, 0x10000) if unicodedata.category(chr(c)).startswith("M")]
+    ranges, first = [], codes[0]
+    for a, b in zip(codes, codes[1:] + [-1], strict=True):
+        if b != a + 1:
+            ranges.append(chr(first) if first == a else f"{chr(first)}-{chr(a)}")
+            first = b
+    return "[" + "".join(ranges) + "]"
+
+
+MARKS = _marks()
+"""A regular-expression class of Unicode's combining marks: the vowel signs and viramas of Indic scripts ("बुद्ध",
+"বুদ্ধ"), Hebrew and Arabic points, combining accents. No letters, so ``\\w`` parts a word at each of them."""
+
 ROW = re.compile(r"[|\t]")
 """What makes a line a table row, and parts its cells."""
 _RULE = re.compile(r"[\s|:+=-]*-{3}[\s|:+=-]*")
@@ -138,6 +153,43 @@ def header_row(text: str, start: int, end: int) -> bool:
     return bool(cells) and any(cell.strip() and _DIGIT.search(cell) is None
                                and 3 * sum(_DIGIT.search(r[i]) is not None for r in cells) >= 2 * len(cells)
                                for i, cell in enumerate(first))
+
+
+def row_cells(line: str) -> list[str]:
+    """The cells of a table row, without the empty ones its outer bars make ("| Born | 1852 |")."""
+    return ROW.split(line.strip().strip("|").strip())
+
+
+def key_column(text: str, line_start: int) -> tuple[str, ...]:
+    """The first cells of the block of two-cell rows that holds the line at ``line_start`` (an infobox written one
+    "Key | value" row a line: "Born | 6 October 1852", "Alma mater | Riga Polytechnic"), or () where that line is no
+    such row."""
+    return _key_columns(text)[text.count("\n", 0, line_start)]
+
+
+@lru_cache(maxsize=256)
+def _key_columns(text: str) -> tuple[tuple[str, ...], ...]:
+    """``key_column`` of each line of ``text``."""
+    keys = [row_cells(line)[0].strip() if ROW.search(line) and len(row_cells(line)) == 2 else None
+            for line in text.split("\n")]
+    out: list[tuple[str, ...]] = []
+    block: list[str] = []
+    for i, key in enumerate(keys + [None]):
+        if key is not None:
+            block.append(key)
+            continue
+        out += [tuple(block)] * len(block) + ([()] if i < len(keys) else [])
+        block = []
+    return tuple(out)
+
+
+def key_cell(text: str, start: int, end: int) -> tuple[str, ...]:
+    """The ``key_column`` whose first cell holds ``text[start:end]``, or () where no such cell holds it."""
+    line_start, line = _line(text, start, end)
+    column = key_column(text, line_start)
+    if not column or ROW.search(text, start, end) or ROW.search(line[:start - line_start].lstrip().lstrip("|")):
+        return ()
+    return column
 
 
 def in_row(text: str, pos: int) -> bool:
@@ -177,6 +229,14 @@ def key_label(text: str, start: int, end: int) -> bool:
     line_start, line = _line(text, start, end)
     left = line[:start - line_start].rstrip(" *'\"").rstrip(" *-•#")
     return line[end - line_start:].lstrip(" *'\"").startswith(":") and (not left or left[-1] in "|\t!")
+
+
+def row_bracket(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` fills a bracket in a table row: it qualifies a cell's value ("| 10-15 minutes
+    (Rush Hour) |", "4:52 AM - 11:24 PM (Weekdays)")."""
+    line_start, line = _line(text, start, end)
+    return (ROW.search(line) is not None and line[:start - line_start].rstrip().endswith("(")
+            and line[end - line_start:].lstrip().startswith(")"))
 
 
 def label_cell(text: str, start: int, end: int) -> bool:
