@@ -157,7 +157,46 @@ class Table:
             if edits:
                 new = edited(text, m.start(), m.end(), edits)  # the text's own characters, the ending kept
                 out.append(Hit(m.start(), m.end(), new, key, tuple(edits)))
+        return out + self._in_hosts(text, out)
+
+    def _in_hosts(self, text: str, taken: Sequence[Hit]) -> list[Hit]:
+        """The names written run together in a web address's host ("www.bryanadams.com", "visitbruges.be"): an
+        entity of six letters or more, or a name part of five or more that is no common word, its letters in
+        lower case, replaced by its invented letters."""
+        if "." not in text:
+            return []
+        glued: dict[str, tuple[str, str]] = {}  # letters -> (invented letters, entity key)
+        for key, ent in self.entities.items():
+            old, new = _letters(ent.surface), _letters(self.compose(ent.surface))
+            if len(old) >= 6 and new and new != old:
+                glued[old] = (new, key)
+            for a, b in parts(ent.surface):
+                part = ent.surface[a:b]
+                new = _letters(self.compose(part))
+                if len(part) >= 5 and part.isalpha() and not is_common(part) and new and new != _letters(part):
+                    glued.setdefault(_letters(part), (new, key))
+        if not glued:
+            return []
+        pattern = re.compile("|".join(map(re.escape, sorted(glued, key=len, reverse=True))))
+        out = []
+        for host in _HOST.finditer(text):
+            for m in pattern.finditer(host[1].lower()):
+                a, b = host.start(1) + m.start(), host.start(1) + m.end()
+                if not any(h.start < b and a < h.end for h in taken):
+                    new, key = glued[m[0]]
+                    out.append(Hit(a, b, new, key, ((a, b, new),)))
         return out
+
+
+_HOST = re.compile(r"(?i)(?<![\w@.-])(?:[a-z][\w+.-]*://)?((?:[a-z0-9-]+\.)+(?:com|org|net|edu|gov|info|biz|tv|fm|io|"
+                   r"co|uk|de|fr|jp|au|ca|it|es|nl|ru|cn|in|br|be|ch|at|se|no|dk|fi|ie|nz|za|kr|mx|ar|pl|cz|tr|gr|pt|"
+                   r"hu|ro|us|eu|me|ly|to))(?![\w-])")
+"""A web address or bare host name ("www.bryanadams.com", "visitbruges.be"); group 1 is the host."""
+
+
+def _letters(name: str) -> str:
+    """The letters of ``name`` in lower case, as a host name writes it ("Bryan Adams" -> "bryanadams")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name).lower() if c.isascii() and c.isalpha())
 
 
 _URL_IN_TEXT = re.compile(r"(?<![\w.])[a-zA-Z][\w+.-]*://[^\s<>\"'|]+")
