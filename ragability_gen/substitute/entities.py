@@ -321,11 +321,13 @@ def _column_word_at(text: str, start: int, end: int) -> bool:
 
 
 def _key(cell: str) -> bool:
-    """True when ``cell`` has words and its capitalised ones name a value: ``_column_word``s, the first a
-    ``_plain_key`` too ("Born", "2018 date"; not "2023", "---", "Nixon")."""
+    """True when ``cell`` has words and its capitalised ones name a value: ``_column_word``s, or a ``_plain_key``
+    opening a key with no other capital ("Born", "2018 date", "Demonym(s)", "Capitaland largest city"; not "2023",
+    "---", "Nixon", "Gihon Spring settlement")."""
     words = [m[0] for m in _PART.finditer(cell) if not m[0].isdigit()]
-    return bool(words) and all(_column_word(w) or i == 0 and _plain_key(w) for i, w in enumerate(words)
-                               if w[:1].isupper())
+    capitals = [w for w in words if w[:1].isupper()]
+    return bool(words) and (all(map(_column_word, capitals))
+                            or capitals == words[:1] and _plain_key(words[0]))
 
 
 def _opens_key(cell: str) -> bool:
