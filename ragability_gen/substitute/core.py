@@ -359,6 +359,7 @@ class _Group:
             found, make, self._present,
             fixed=adjust.fixed() if adjust else None, pinned=adjust.pinned if adjust else None,
             keep=adjust.keep if adjust else ())
+        self.table.written_lower = frozenset(w for t in self.texts for w in _WORD.findall(t) if w.islower())
         self.slots: dict[str, list[Slot]] = {t: [] for t in self.texts}
         if dates:
             bares = {}

@@ -41,6 +41,8 @@ from .entities import (
     _camel,
     _kept,
     alias_pattern,
+    cell_span,
+    column_cell,
     column_words_at,
     dated,
     norm,
@@ -52,7 +54,7 @@ from .entities import (
 from .kinds import initials
 from .names import PLURAL, RARE_ZIPF, is_common, is_known_name, is_word, person_shaped
 from .places import country_of, demonym_for, derived_forms, sibling_forms
-from .words import never_name
+from .words import in_row, never_name
 
 _STYLE = {"PERSON": "family", "NORP": "demonym", "LANGUAGE": "demonym", "GPE": "place", "LOC": "place",
           "FAC": "place", "SCRIPT": "place", "CURRENCY": "place"}
@@ -85,6 +87,7 @@ class Table:
         regex: Every alias, for ``matches``.
         lowered: The aliases matched in a text with no capital, in any case (see ``_add_lowered``), by ``norm``;
             ``lower_regex`` finds them.
+        written_lower: The words the instance writes in lower case (see ``_whole_name``).
     """
 
     entities: dict[str, Entity] = field(default_factory=dict)
@@ -96,6 +99,7 @@ class Table:
     regex: re.Pattern[str] | None = None
     lowered: dict[str, tuple[str, str]] = field(default_factory=dict)
     lower_regex: re.Pattern[str] | None = None
+    written_lower: frozenset[str] = frozenset()
 
     def replaced_parts(self, text: str, at: int = 0) -> list[tuple[int, int, str]]:
         """(start, end, new part) for every mapped part of ``text`` (offsets plus ``at``), in its case style."""
@@ -147,7 +151,8 @@ class Table:
         for m in pattern.finditer(view):
             found = m["name"]  # without a plural ending: "Habsburgs" is a form of "Habsburg"
             key, mode = self.lowered.get(norm(found), ("", "")) if lower else self._lookup(found)
-            if not key or (mode == "proper" and is_name is not None and not is_name(m.start())):
+            if not key or (mode == "proper" and is_name is not None and not is_name(m.start())
+                           and not self._whole_name(view, m.start(), m.start() + len(found), key)):
                 continue
             if mode == "proper" and dated(view, m.start(), m.start() + len(found)):
                 continue  # the month of "in May 2019" beside the surname of "Theresa May"
@@ -158,6 +163,19 @@ class Table:
                 new = edited(text, m.start(), m.end(), edits)  # the text's own characters, the ending kept
                 out.append(Hit(m.start(), m.end(), new, key, tuple(edits)))
         return out + self._in_hosts(text, out)
+
+    def _whole_name(self, text: str, start: int, end: int, key: str) -> bool:
+        """True when ``text[start:end]`` is a whole spelling of entity ``key`` (an ordinary word the name test
+        passes by here) where it is the name all the same: filling a table cell that is no key or header ("title |
+        Concussion" beside "the movie Concussion"; a word alone in a cell is a label only where the instance names
+        nothing by it), or opening a sentence of an instance that never writes it in lower case ("Concussion came
+        out in 2015")."""
+        found = text[start:end]
+        if found not in {_POSSESSIVE_END.sub("", s) for s in self.entities[key].surfaces}:
+            return False
+        if in_row(text, start):
+            return cell_span(text, start, end) == (start, end) and not column_cell(text, start, end)
+        return all(w.lower() not in self.written_lower for w in found.split())
 
     def _in_hosts(self, text: str, taken: Sequence[Hit]) -> list[Hit]:
         """The names written run together in a web address's host ("www.bryanadams.com", "visitbruges.be"): an
@@ -188,6 +206,7 @@ class Table:
         return out
 
 
+_POSSESSIVE_END = re.compile(r"['’]s$")
 _HOST = re.compile(r"(?i)(?<![\w@.-])(?:[a-z][\w+.-]*://)?((?:[a-z0-9-]+\.)+(?:com|org|net|edu|gov|info|biz|tv|fm|io|"
                    r"co|uk|de|fr|jp|au|ca|it|es|nl|ru|cn|in|br|be|ch|at|se|no|dk|fi|ie|nz|za|kr|mx|ar|pl|cz|tr|gr|pt|"
                    r"hu|ro|us|eu|me|ly|to))(?![\w-])")
