@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import cache, lru_cache
+from itertools import groupby
 
 _ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
              "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth hundredth thousandth "
@@ -173,13 +174,9 @@ def _key_columns(text: str) -> tuple[tuple[str, ...], ...]:
     keys = [row_cells(line)[0].strip() if ROW.search(line) and len(row_cells(line)) == 2 else None
             for line in text.split("\n")]
     out: list[tuple[str, ...]] = []
-    block: list[str] = []
-    for i, key in enumerate(keys + [None]):
-        if key is not None:
-            block.append(key)
-            continue
-        out += [tuple(block)] * len(block) + ([()] if i < len(keys) else [])
-        block = []
+    for _, group in groupby(keys, key=lambda k: k is not None):
+        run = list(group)
+        out += [tuple(k for k in run if k is not None)] * len(run)  # a block of rows, or () for each other line
     return tuple(out)
 
 
