@@ -202,7 +202,7 @@ class Table:
                 a, b = host.start(1) + m.start(), host.start(1) + m.end()
                 if not any(h.start < b and a < h.end for h in taken):
                     new, key = glued[m[0]]
-                    out.append(Hit(a, b, new, key, ((a, b, new),)))
+                    out.append(Hit(a, b, new, key, ((a, b, new),), in_host=True))
         return out
 
 
@@ -247,6 +247,8 @@ class Hit:
     new: str
     key: str
     parts: tuple[tuple[int, int, str], ...]
+    in_host: bool = False
+    """A name run together in a web address ("lvmonorail"): no spelling of the name for the audit to record."""
 
 
 def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],

@@ -93,7 +93,8 @@ def rewrite(text: str, table: Table, slots: Sequence[Slot], offset: int | None,
             if not parts:
                 continue
             new = edited(text, hit.start, hit.end, parts)
-        rw.hits.append((text[hit.start:hit.end], new, hit.key))
+        if not hit.in_host:
+            rw.hits.append((text[hit.start:hit.end], new, hit.key))
         edits += [Edit(a, b, part, hit.key) for a, b, part in parts]
     out, last, size, placed = [], 0, 0, []
     for e in sorted(edits, key=lambda e: e.start):
