@@ -181,7 +181,8 @@ class Table:
         """The names written run together in a web address's host ("www.bryanadams.com", "visitbruges.be"): an
         entity of six letters or more, or a name part of five or more that is no common word, its letters in
         lower case, replaced by its invented letters."""
-        if "." not in text:
+        hosts = list(_HOST.finditer(text)) if "." in text else []
+        if not hosts:
             return []
         glued: dict[str, tuple[str, str]] = {}  # letters -> (invented letters, entity key)
         for key, ent in self.entities.items():
@@ -197,7 +198,7 @@ class Table:
             return []
         pattern = re.compile("|".join(map(re.escape, sorted(glued, key=len, reverse=True))))
         out = []
-        for host in _HOST.finditer(text):
+        for host in hosts:
             for m in pattern.finditer(host[1].lower()):
                 a, b = host.start(1) + m.start(), host.start(1) + m.end()
                 if not any(h.start < b and a < h.end for h in taken):

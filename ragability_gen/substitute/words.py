@@ -171,6 +171,8 @@ def key_column(text: str, line_start: int) -> tuple[str, ...]:
 @lru_cache(maxsize=256)
 def _key_columns(text: str) -> tuple[tuple[str, ...], ...]:
     """``key_column`` of each line of ``text``."""
+    if ROW.search(text) is None:
+        return ((),) * (text.count("\n") + 1)
     keys = [row_cells(line)[0].strip() if ROW.search(line) and len(row_cells(line)) == 2 else None
             for line in text.split("\n")]
     out: list[tuple[str, ...]] = []
