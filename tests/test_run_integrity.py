@@ -78,8 +78,15 @@ class Gate:
         return self.inner(body)
 
 
+_CTRL_C_ON = ("import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+              "runpy.run_module('ragability_gen.cli', run_name='__main__', alter_sys=True)")
+"""Runs the CLI with Ctrl-C handled as in a terminal, also where the tests themselves run with SIGINT ignored (a
+background job of a script, ``nohup``): a child inherits an ignored SIGINT, and Python then never raises
+KeyboardInterrupt."""
+
+
 def cli_process(*args: Any, **kw: Any) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "ragability_gen.cli", *map(str, args)], stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-c", _CTRL_C_ON, *map(str, args)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, **kw)
 
 
