@@ -31,6 +31,7 @@ from dataclasses import replace as _with
 
 from .entities import (
     _DOTTED,
+    _POSSESSIVE,
     ENTITY_TYPES,
     FUNCTION,
     MONTHS_DAYS,
@@ -52,7 +53,7 @@ from .entities import (
     styled,
 )
 from .kinds import initials
-from .names import PLURAL, RARE_ZIPF, is_common, is_known_name, is_word, person_shaped
+from .names import PLURAL, RARE_ZIPF, ascii_fold, is_common, is_known_name, is_word, person_shaped
 from .places import country_of, demonym_for, derived_forms, sibling_forms
 from .words import in_row, never_name
 
@@ -100,6 +101,7 @@ class Table:
     lowered: dict[str, tuple[str, str]] = field(default_factory=dict)
     lower_regex: re.Pattern[str] | None = None
     written_lower: frozenset[str] = frozenset()
+    _hosts: tuple[dict[str, tuple[str, str]], re.Pattern[str] | None] | None = field(default=None, repr=False)
 
     def replaced_parts(self, text: str, at: int = 0) -> list[tuple[int, int, str]]:
         """(start, end, new part) for every mapped part of ``text`` (offsets plus ``at``), in its case style."""
@@ -171,11 +173,29 @@ class Table:
         nothing by it), or opening a sentence of an instance that never writes it in lower case ("Concussion came
         out in 2015")."""
         found = text[start:end]
-        if found not in {_POSSESSIVE_END.sub("", s) for s in self.entities[key].surfaces}:
+        if found not in {_POSSESSIVE.sub("", s) for s in self.entities[key].surfaces}:
             return False
         if in_row(text, start):
             return cell_span(text, start, end) == (start, end) and not column_cell(text, start, end)
         return all(w.lower() not in self.written_lower for w in found.split())
+
+    def _host_names(self) -> tuple[dict[str, tuple[str, str]], re.Pattern[str] | None]:
+        """Letters of a name as a host writes them -> (its invented letters, entity key), and a pattern finding them;
+        worked out once per instance, on the first text with a web address."""
+        if self._hosts is None:
+            glued: dict[str, tuple[str, str]] = {}
+            for key, ent in self.entities.items():
+                old, new = _letters(ent.surface), _letters(self.compose(ent.surface))
+                if len(old) >= 6 and new and new != old:
+                    glued[old] = (new, key)
+                for a, b in parts(ent.surface):
+                    part = ent.surface[a:b]
+                    new = _letters(self.compose(part))
+                    if len(part) >= 5 and part.isalpha() and not is_common(part) and new and new != _letters(part):
+                        glued.setdefault(_letters(part), (new, key))
+            pattern = re.compile("|".join(map(re.escape, sorted(glued, key=len, reverse=True)))) if glued else None
+            self._hosts = (glued, pattern)
+        return self._hosts
 
     def _in_hosts(self, text: str, taken: Sequence[Hit]) -> list[Hit]:
         """The names written run together in a web address's host ("www.bryanadams.com", "visitbruges.be"): an
@@ -184,19 +204,9 @@ class Table:
         hosts = list(_HOST.finditer(text)) if "." in text else []
         if not hosts:
             return []
-        glued: dict[str, tuple[str, str]] = {}  # letters -> (invented letters, entity key)
-        for key, ent in self.entities.items():
-            old, new = _letters(ent.surface), _letters(self.compose(ent.surface))
-            if len(old) >= 6 and new and new != old:
-                glued[old] = (new, key)
-            for a, b in parts(ent.surface):
-                part = ent.surface[a:b]
-                new = _letters(self.compose(part))
-                if len(part) >= 5 and part.isalpha() and not is_common(part) and new and new != _letters(part):
-                    glued.setdefault(_letters(part), (new, key))
-        if not glued:
+        glued, pattern = self._host_names()
+        if pattern is None:
             return []
-        pattern = re.compile("|".join(map(re.escape, sorted(glued, key=len, reverse=True))))
         out = []
         for host in hosts:
             for m in pattern.finditer(host[1].lower()):
@@ -207,7 +217,6 @@ class Table:
         return out
 
 
-_POSSESSIVE_END = re.compile(r"['’]s$")
 _HOST = re.compile(r"(?i)(?<![\w@.-])(?:[a-z][\w+.-]*://)?((?:[a-z0-9-]+\.)+(?:com|org|net|edu|gov|info|biz|tv|fm|io|"
                    r"co|uk|de|fr|jp|au|ca|it|es|nl|ru|cn|in|br|be|ch|at|se|no|dk|fi|ie|nz|za|kr|mx|ar|pl|cz|tr|gr|pt|"
                    r"hu|ro|us|eu|me|ly|to))(?![\w-])")
@@ -216,7 +225,7 @@ _HOST = re.compile(r"(?i)(?<![\w@.-])(?:[a-z][\w+.-]*://)?((?:[a-z0-9-]+\.)+(?:c
 
 def _letters(name: str) -> str:
     """The letters of ``name`` in lower case, as a host name writes it ("Bryan Adams" -> "bryanadams")."""
-    return "".join(c for c in unicodedata.normalize("NFKD", name).lower() if c.isascii() and c.isalpha())
+    return "".join(c for c in ascii_fold(name) if c.isalpha())
 
 
 _URL_IN_TEXT = re.compile(r"(?<![\w.])[a-zA-Z][\w+.-]*://[^\s<>\"'|]+")

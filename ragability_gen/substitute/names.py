@@ -74,11 +74,15 @@ class TrigramModel:
         return None
 
 
+def ascii_fold(text: str) -> str:
+    """``text`` in lower case ASCII, accents dropped ("Şanlıurfa" -> "sanlurfa")."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+
+
 def _ascii_words(values: Iterable[str]) -> list[str]:
     out = []
     for v in values:
-        folded = unicodedata.normalize("NFKD", v).encode("ascii", "ignore").decode().lower()
-        out += ["".join(ch for ch in w if ch.isalpha()) for w in folded.replace("-", " ").split()]
+        out += ["".join(ch for ch in w if ch.isalpha()) for w in ascii_fold(v).replace("-", " ").split()]
     return [w for w in out if len(w) >= 3]
 
 
