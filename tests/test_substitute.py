@@ -273,11 +273,11 @@ def test_cli_missing_model(cli, demo_tsv: Path, tmp_path: Path, monkeypatch: pyt
 @pytest.mark.parametrize("args, message", [
     (["missing.tsv", "-o", "x.tsv"], "error: missing.tsv: no such file\n"),
     (["{demo}", "-o", "x.tsv", "--types", "PERSON,CITY"],
-     "error: types: unknown entity type 'CITY' (known: PERSON, NORP, FAC, ORG, GPE, LOC, PRODUCT, EVENT, "
+     "error: types: unknown entity type 'CITY' (known: PERSON, TITLE, NORP, FAC, ORG, GPE, LOC, PRODUCT, EVENT, "
      "WORK_OF_ART, LAW, LANGUAGE, PROPN, TAXON, SCRIPT, CURRENCY, TERM)\n"),
     (["{demo}", "-o", "x.tsv", "--types", " ,"],
-     "error: types: no entity type given (known: PERSON, NORP, FAC, ORG, GPE, LOC, PRODUCT, EVENT, WORK_OF_ART, "
-     "LAW, LANGUAGE, PROPN, TAXON, SCRIPT, CURRENCY, TERM)\n"),
+     "error: types: no entity type given (known: PERSON, TITLE, NORP, FAC, ORG, GPE, LOC, PRODUCT, EVENT, "
+     "WORK_OF_ART, LAW, LANGUAGE, PROPN, TAXON, SCRIPT, CURRENCY, TERM)\n"),
     (["{demo}", "-o", "x.tsv", "--types", "DATE"],
      "error: types: DATE is no entity type to replace; dates are shifted unless turned off (--no-dates)\n"),
     (["{demo}", "-o", "x.tsv", "--mapping", "x.tsv"], "error: x.tsv: the mapping file must not be the same file as "

@@ -53,6 +53,7 @@ from .review import plan, review
 from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
 from .scan import input_names, needs_ner, scan
 from .summary import SubstituteSummary
+from .titles import title_mentions
 from .words import never_name
 
 ENTITY_LEFT = "an original entity string is left in a field"
@@ -400,6 +401,11 @@ class _Group:
         found = [m for t, here in zip(self.texts, quoted, strict=True)
                  for m in _not_quoted_words(t, mentions(first_field[t], t, infos[t].ents, infos[t].capitals,
                                                         self.is_name[t], labels), here)]
+        if "TITLE" in labels:
+            for t in self.texts:
+                here = [m for m in found if m.field == first_field[t]]
+                titles, taken = title_mentions(first_field[t], t, [(m.start, m.end) for m in here])
+                found = [m for m in found if m.field != first_field[t] or (m.start, m.end) not in taken] + titles
         for row in rows if "PROPN" in labels else ():  # NER does not read metadata: a title's rare words
             for key, value in row.metadata.items():  # ("Argentovaria") are names too
                 found += [Mention(f"metadata/{key}", m.start(), m.end(), m[0], "PROPN")

@@ -45,12 +45,13 @@ from .words import (
 RARE_NAME_ZIPF = 1.5
 """Below this Zipf frequency a capitalised word is a name even where a sentence starts ("Tamazight" 1.3)."""
 
-ENTITY_TYPES = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
+ENTITY_TYPES = ("PERSON", "TITLE", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
                 "LANGUAGE", "PROPN", "TAXON", "SCRIPT", "CURRENCY", "TERM")
-"""Labels of the names that are replaced, in the order their parts get a style (persons first): spaCy's
-entity labels, PROPN for proper nouns the NER model missed (see ``propn_mentions``), TAXON and SCRIPT
-for binomials and non-Latin or IPA renderings, CURRENCY for currency units and TERM for rare common nouns
-(see ``kinds``)."""
+"""Labels of the names that are replaced, in the order their parts get a style (persons first, then titles, so
+that "Songs" of "Songs from the Big Chair" becomes an English word also where NER calls it an organisation):
+spaCy's entity labels, TITLE for titles of works that their context marks (see ``titles``), PROPN for proper
+nouns the NER model missed (see ``propn_mentions``), TAXON and SCRIPT for binomials and non-Latin or IPA
+renderings, CURRENCY for currency units and TERM for rare common nouns (see ``kinds``)."""
 
 FUNCTION = frozenset("of the and & de la le les du des au aux der den van von da di del della y al el bin ibn for on "
                      "in at upon to a an all".split())

@@ -29,11 +29,14 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as _with
 
+from .english import known, readings
 from .entities import (
     _DOTTED,
     _POSSESSIVE,
+    _ROMAN,
     ENTITY_TYPES,
     FUNCTION,
+    GENERIC,
     MONTHS_DAYS,
     TITLES,
     WORD_END,
@@ -53,9 +56,19 @@ from .entities import (
     styled,
 )
 from .kinds import initials
-from .names import PLURAL, RARE_ZIPF, ascii_fold, is_common, is_known_name, is_word, person_shaped
+from .names import (
+    PLURAL,
+    RARE_ZIPF,
+    ascii_fold,
+    is_common,
+    is_given_name,
+    is_known_name,
+    is_proper_entry,
+    is_word,
+    person_shaped,
+)
 from .places import country_of, demonym_for, derived_forms, sibling_forms
-from .words import in_row, never_name
+from .words import CARDINALS, in_row, never_name
 
 _STYLE = {"PERSON": "family", "NORP": "demonym", "LANGUAGE": "demonym", "GPE": "place", "LOC": "place",
           "FAC": "place", "SCRIPT": "place", "CURRENCY": "place"}
@@ -290,7 +303,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
         labels = Counter(m.label for m in ms)
         if len(labels) > 1:
             labels.pop("PROPN", None)
-        label = min(labels, key=lambda lab: (-labels[lab], order[lab]))
+        label = "TITLE" if "TITLE" in labels else min(labels, key=lambda lab: (-labels[lab], order[lab]))
         surfaces = Counter(m.text for m in ms)
         surface = min(surfaces, key=lambda s: (-surfaces[s], s))
         table.entities[key] = Entity(key, label, surface, sorted(surfaces))
@@ -382,10 +395,23 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
         return [i for i, w in enumerate(words)  # marks too: "ˈɡiːjæ̃", "बुद्ध"
                 if len(w) > 1 and all(c.isalpha() or unicodedata.category(c)[0] == "M" for c in w)
                 and w.casefold() not in FUNCTION]
+    if ent.label == "TITLE":  # "Brothers in Arms", "The Old Man and the Sea": no designators in a title
+        return [i for i, w in enumerate(words) if len(w) > 1 and w[:1].isupper() and not _title_kept(words, i)]
     person = ent.label == "PERSON" or (ent.label in ("ORG", "FAC", "PROPN") and person_shaped(list(words)))
     lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
     return [i for i, w in enumerate(words)
             if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
+
+
+def _title_kept(words: Sequence[str], i: int) -> bool:
+    """True for a word of a title that stays: a function word, also contracted ("I'm", "Don't"), a number or a Roman
+    numeral after the first word ("Guitar Hero II"), and a designator that numbers what follows it ("Greatest Hits
+    Volume Two", "Part 2")."""
+    w, after = words[i], words[i + 1] if i + 1 < len(words) else ""
+    return (never_name(w) or never_name(re.split(r"['’]", w)[0]) or w.casefold() in FUNCTION
+            or any(c.isdigit() for c in w) or (i > 0 and _ROMAN.fullmatch(w) is not None)
+            or w.casefold() in GENERIC and (after[:1].isdigit() or after.casefold() in CARDINALS
+                                            or _ROMAN.fullmatch(after) is not None))
 
 
 def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> bool:
@@ -413,6 +439,8 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
             style = "acronym"
         elif w[:1].islower() and not _camel(w):
             style = "lower"
+        elif ent.label in ("TITLE", "WORK_OF_ART") and _english(w):
+            style = "word"
         elif ent.label == "PERSON":
             style = "family" if i == replace[-1] else "given"
         else:
@@ -423,6 +451,20 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
             new += "s" if PLURAL.search(w) else ""
         table.part_map[key] = new
     return True
+
+
+def _english(word: str) -> bool:
+    """True for a word of a title of a work that an English word replaces (see ``english``): a word the dictionary
+    writes in lower case or lemminflect's lexicon holds ("Greatest") that is ordinary ("Love") or no known name
+    ("Predicate", "Gambol"), and no given name unless a very common word; not "George", "Oscar", "Jack" or
+    "Grammy"."""
+    return len(word) > 1 and (is_word(word) or known(word)) and bool(readings(word)) and (
+        not is_given_name(word) or is_common(word, _WORD_NOT_NAME)) and (
+        ordinary(word) or not (is_known_name(word) or is_proper_entry(word)))
+
+
+_WORD_NOT_NAME = 5.2
+"""From this Zipf frequency a given name is a word in a title ("Love", "Summer"; not "Bill", "Mark", "Jack")."""
 
 
 def _link_plurals(table: Table) -> None:

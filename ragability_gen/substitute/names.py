@@ -366,11 +366,19 @@ def invent(fake: Any, style: str, original: str, taken: set[str], tries: int = 5
 
     Args:
         fake: A seeded Faker instance; its generator drives every choice.
-        style: What kind of name to make.
+        style: What kind of name to make (one of STYLES), or "word": a common English word for an ordinary word
+            of a title of a work (see ``english``; an invented family name where no word fits).
         original: The part replaced; the new one starts with a vowel exactly when it does (so "an
             Irish" stays grammatical), keeps its case style, and is not similar to it.
         taken: Lower-cased words the new part must not equal (the instance's words, other inventions).
     """
+    if style == "word":  # an ordinary word of a title of a work: another English word
+        from .english import english_word
+
+        found = english_word(fake.random, original, taken)
+        if found is not None:
+            return found
+        style = "family"
     low_original = original.lower()
     vowel = original[:1] in _VOWELS
     for attempt in range(tries):

@@ -22,6 +22,7 @@ _ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth e
 _CARDINALS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
               "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
               "thousand million billion trillion").split()
+CARDINALS = frozenset(_CARDINALS)
 ERAS = frozenset("bc ad bce ce b.c. a.d. b.c.e. c.e.".split())
 _LABELS = frozenset("ipa".split())
 """Labels of a rendering ("IPA: [mɐˈskva]"), no names."""

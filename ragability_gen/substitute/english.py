@@ -1,0 +1,100 @@
+"""English words for the ordinary words of a title of a work.
+
+A title such as "Brothers in Arms" or "Why Evolution Is True" is a name made of ordinary words. Kept, it names the
+work; replaced by invented words ("Why Eserwich Is Noblaborough") it no longer reads as English. Each of its
+ordinary words gets instead another common English word that can stand where it stood: one with the same readings
+(noun, verb, adjective, adverb) in the same form (a plural, "-ing", a past, a comparative), so that whichever
+reading the title meant still holds ("Love" -> "Answer", "Hits" -> "Accounts", "Breaking" -> "Arriving").
+
+The words come from Faker's list of common English words; lemminflect gives every word's readings and forms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from functools import cache, lru_cache
+from typing import Any
+
+from .names import is_common
+
+_UPOS = ("NOUN", "VERB", "ADJ", "ADV")
+"""The parts of speech a replaced word may have; function words (pronouns, auxiliaries) stay in titles."""
+_VOWELS = frozenset("aeiou")
+_COMMON_FORM = 3.0
+"""The least Zipf frequency of a form in the pool: "agencies", not the rare plural "monies"."""
+
+Reading = tuple[str, str]
+"""A part of speech and a Penn tag: ("NOUN", "NNS"), ("VERB", "VBG")."""
+
+
+@lru_cache(maxsize=1 << 14)
+def readings(word: str) -> frozenset[Reading]:
+    """Every (part of speech, form) ``word`` can be, in lower case; a word lemminflect's lexicon lacks is a noun, in the
+    form its ending says ("thriller", "thrillers"); a function word ("the", "over") or a word of other characters has
+    none."""
+    from lemminflect import getAllInflections, getAllInflectionsOOV, getAllLemmas, getAllLemmasOOV
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    low = word.lower()
+    if low in STOP_WORDS or not low.isalpha():
+        return frozenset()
+    out: set[Reading] = set()
+    for upos, lemmas in (getAllLemmas(low) or getAllLemmasOOV(low, "NOUN")).items():  # "thriller": a noun
+        if upos in _UPOS:
+            for lemma in lemmas:
+                known = getAllInflections(lemma, upos) or getAllInflectionsOOV(lemma, upos)
+                out.update((upos, tag) for tag, forms in known.items() if low in forms)
+    return frozenset(out)
+
+
+@cache
+def _pool() -> dict[frozenset[Reading], tuple[str, ...]]:
+    """The words to choose from, by their readings: every common form of each word of Faker's list that is no
+    function word, in a fixed order."""
+    from faker.providers.lorem.en_US import Provider
+    from lemminflect import getAllInflections
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    forms: dict[str, None] = {}
+    for lemma in Provider.word_list:
+        if lemma.islower() and lemma.isalpha() and len(lemma) >= 3 and lemma not in STOP_WORDS:
+            for tags in getAllInflections(lemma).values():
+                forms.update(dict.fromkeys(f for f in tags if f.isalpha() and f not in STOP_WORDS
+                                           and is_common(f, _COMMON_FORM)))
+    pool: dict[frozenset[Reading], list[str]] = {}
+    for form in forms:
+        found = readings(form)
+        if found:
+            pool.setdefault(found, []).append(form)
+    return {k: tuple(v) for k, v in pool.items()}
+
+
+def known(word: str) -> bool:
+    """True for a word lemminflect's English lexicon holds as a noun, verb, adjective or adverb ("greatest",
+    "shrugged", which an old dictionary's entries miss)."""
+    from lemminflect import getAllLemmas
+
+    return any(upos in _UPOS for upos in getAllLemmas(word.lower()))
+
+
+def english_word(rng: Any, original: str, taken: Collection[str]) -> str | None:
+    """A common English word to stand for ``original`` in a title, in lower case: the same readings where the pool
+    has such a word, else one sharing its first reading; starting with a vowel exactly when the original does (so
+    "an Old Man" stays grammatical) where it can. None for a word with no reading to match.
+
+    Args:
+        rng: The instance's seeded generator (``random.Random``); the same seed gives the same word.
+        taken: Lower-case words the new word must not equal (the instance's words, other new words).
+    """
+    low = original.lower()
+    found = readings(low)
+    if not found:
+        return None
+    pool = _pool()
+    first = min(found, key=lambda r: (_UPOS.index(r[0]), r[1]))
+    for candidates in (pool.get(found, ()), [w for k, ws in pool.items() if first in k for w in ws]):
+        fitting = [w for w in candidates if w != low and w not in taken]
+        same_start = [w for w in fitting if (w[0] in _VOWELS) == (low[:1] in _VOWELS)]
+        if same_start or fitting:
+            return str(rng.choice(same_start or fitting))
+    return None

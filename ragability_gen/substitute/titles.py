@@ -1,0 +1,138 @@
+"""Titles of works that NER misses: "the album Brothers in Arms", "the series ''Breaking Bad''".
+
+The small NER model finds titles in quotation marks and titles with a rare word; a title of ordinary words written
+plainly after the word for its kind of work ("album", "film", "novel") it mostly misses, as it misses the subject of
+a Wikipedia lead sentence ("Houses of the Holy is the fifth studio album by ..."). Such titles are marked here as
+TITLE mentions: every word of such a title but its function words is replaced, its ordinary words by other English
+words (see ``english``), also words that are designators in other names ("Brothers", "Day", "Sea").
+
+A title is a run of words in title case: the first capitalised, every later word capitalised or a function word in
+lower case, at least one capitalised word that is no function word ("the album I recorded" names nothing), no
+function word at its end. It ends at punctuation other than an apostrophe or a closing quote mark at the end of a
+quoted title, at a word in lower case that is no function word, and at a line's end.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .entities import Mention, ordinary
+from .names import is_word
+from .words import never_name
+
+WORKS = ("album", "albums", "song", "songs", "single", "singles", "film", "films", "movie", "movies", "novel",
+         "novels", "book", "books", "series", "miniseries", "sitcom", "TV show", "television show", "musical", "opera",
+         "operetta", "poem", "painting", "documentary", "EP", "LP", "episode", "anthem", "hymn", "ballad", "soundtrack",
+         "mixtape", "novella", "memoir", "manga", "anime", "telenovela", "symphony", "trilogy", "podcast",
+         "video game", "board game")
+"""Words for a kind of work, written in lower case before its title; not words that as often stand before a name of
+another kind ("the game Manchester United won", "the story The Washington Post ran")."""
+_QUOTES = {'"': '"', "“": "”", "‘": "’", "''": "''", "'": "'"}
+_WORK = re.compile(r"(?<![\w-])(?:" + "|".join(WORKS) + r")(?![\w'’-])[ \t]*,?[ \t]+(?:(''|[\"“‘'])[ \t]*)?")
+_LEAD = re.compile(r"[ \t]+(?:is|was|are|were)[ \t]+(?:a|an|the)[ \t]+"
+                   r"(?:(?!(?:of|by|in|from|with|whose|which|that|who|for|on|at|to)[ \t])[\w-]+[ \t]+){0,5}?(?:"
+                   + "|".join(WORKS) + r")(?![\w'’-])")
+"""What follows the subject of a lead sentence about a work: "is the fifth studio album by ..."."""
+_TOKEN = re.compile(r"[^\W_][\w'’.-]*")
+_POSSESSIVE = re.compile(r"['’]s$")
+_SMALL = frozenset("a an the of in on at to for from by with and or nor but as into over under is are was were be "
+                   "it its my your our their his her me you we they i he she this that what who why how when where "
+                   "not no all up down out off my".split())
+"""Function words a title writes in lower case ("Brothers in Arms", "Houses of the Holy")."""
+_OPENS = re.compile(r"(?:^|[.!?]\s+|\n\s*|[:;]\s+)[\"“‘(]*$")
+
+
+def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]]
+                   ) -> tuple[list[Mention], set[tuple[int, int]]]:
+    """The titles of works in ``text`` after a word for a kind of work, or opening a sentence that says which kind of
+    work it is, and the spans of ``found`` (the text's mentions so far) that a title takes the place of.
+
+    A title takes the place of a mention of ordinary words that is the whole title (NER's person "Love Story" of "Love
+    Story is a 1970 film") or a part of it ("Cold Blood" of "In Cold Blood", "Big Chair" of "Songs from the Big
+    Chair"); a name is no title ("the film Jack Nicholson starred in"), and a name inside a title stays a name of its
+    own ("Harry Potter" of "Harry Potter and the Goblet of Fire"). A
+    title ends before a name after a function word ("the album Thriller in Europe"), and where a name begins before it
+    or runs on past its end."""
+    runs = []
+    for m in _WORK.finditer(text):
+        if m[0][:1].isupper() and m[0][:2] not in ("EP", "LP"):
+            continue  # "| Film |", "The Book of ...": a column's name, a title's own word
+        runs.append(_run(text, m.end(), _QUOTES.get(m[1]) if m[1] else None))
+    for m in _LEAD.finditer(text):
+        start = _sentence_start(text, m.start())
+        words = _run(text, start, None, m.start()) if start is not None else []
+        if words and words[-1][1] == m.start():
+            runs.append(words)
+    titles: dict[tuple[int, int], Mention] = {}
+    taken: set[tuple[int, int]] = set()
+    for words in runs:
+        inside = []
+        for s, e in sorted(found):
+            i = next((i for i, (a, b) in enumerate(words) if s < b and a < e), None)
+            if i is None:
+                continue
+            plain = all(never_name(w) or ordinary(w) and is_word(w) for w in text[s:e].split())  # not "Europe"
+            if s < words[i][0] or e > words[-1][1] or (i and text[words[i - 1][0]].islower() and not plain):
+                words = words[:i]  # a name running on; "the album Thriller in Europe", not "Songs from the Big Chair"
+                break
+            inside.append((s, e, plain))
+        span = _title(text, words)
+        if span is None or any((s, e) == span and not plain for s, e, plain in inside):
+            continue  # "the film Jack Nicholson starred in": a name NER found is no title
+        titles[span] = Mention(field_name, *span, text[slice(*span)], "TITLE")
+        taken.update((s, e) for s, e, plain in inside if e <= span[1] and plain)
+    return list(titles.values()), taken
+
+
+def _sentence_start(text: str, end: int) -> int | None:
+    """Where the sentence holding ``end`` starts, when no sentence end lies between."""
+    cut = max(text.rfind(c, 0, end) for c in ".!?\n")
+    start = cut + 1
+    while start < end and not (text[start].isalnum()):
+        start += 1
+    return start if _OPENS.search(text, 0, start) or start == 0 else None
+
+
+def _run(text: str, start: int, closing: str | None, limit: int | None = None) -> list[tuple[int, int]]:
+    """The spans of the words of the title-case run at ``start``; a quoted title (``closing``, its closing mark) ends
+    at that mark, and is none (an empty list) unless the run fills the quotation."""
+    end_at = len(text) if limit is None else limit
+    if closing is not None:
+        close = text.find(closing, start, end_at)
+        if close < 0 or "\n" in text[start:close]:
+            return []
+        end_at = close
+    words: list[tuple[int, int]] = []
+    pos = start
+    while True:
+        m = _TOKEN.match(text, pos, end_at)
+        if m is None:
+            break
+        word = m[0].rstrip(".'’") if closing is None else m[0]
+        word = _POSSESSIVE.sub("", word)  # "the film Titanic's success": the title ends there
+        after_capital = bool(words) and text[words[-1][0]].isupper()
+        if not (word[:1].isupper() or word[:1].isdigit() and after_capital or word in _SMALL):
+            break  # "Despicable Me 3", but not "Brothers in Arms in 1985"
+        words.append((m.start(), m.start() + len(word)))
+        gap = re.match(r"[ \t]+", text[m.start() + len(word):end_at])
+        if gap is None or len(word) != len(m[0]):
+            break
+        pos = m.start() + len(word) + gap.end()
+    if closing is not None and (not words or words[-1][1] != len(text[:end_at].rstrip(" \t"))):
+        return []  # a quotation that is no title: it holds more than a title-case run
+    return words
+
+
+def _title(text: str, words: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """The span of a title of ``words``: without function words at its end or an article opening it; None unless it
+    opens with a capital and holds a capitalised word of two letters or more that is no function word."""
+    while words and text[slice(*words[-1])] in _SMALL:
+        words = words[:-1]
+    while len(words) > 1 and text[slice(*words[0])].casefold() in ("the", "a", "an"):
+        words = words[1:]
+    if not words or not text[words[0][0]].isupper():
+        return None
+    if not any(text[a].isupper() and b - a > 1 and not never_name(text[a:b]) for a, b in words):
+        return None  # "the BMW 3 series, F edition": a letter names no work
+    return words[0][0], words[-1][1]

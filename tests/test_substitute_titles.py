@@ -1,0 +1,155 @@
+"""Titles of works: found where their context marks them, replaced whole by English words that read in their place."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from faker import Faker
+
+from ragability_gen import Answer, Context, Instance, substitute_instances
+from ragability_gen.substitute import nlp
+from ragability_gen.substitute.english import english_word, readings
+from ragability_gen.substitute.entities import Mention
+from ragability_gen.substitute.mapping import build_table
+from ragability_gen.substitute.names import invent, is_common
+from ragability_gen.substitute.titles import title_mentions
+
+
+def titles(text: str, found: list[tuple[int, int]] | None = None) -> list[str]:
+    return [m.text for m in title_mentions("contexts/1", text, found or [])[0]]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Dire Straits released their fifth album Brothers in Arms in 1985.", ["Brothers in Arms"]),
+    ("Houses of the Holy is the fifth studio album by the English rock band Led Zeppelin.", ["Houses of the Holy"]),
+    ("The television series ''Breaking Bad'' was created by Vince Gilligan.", ["Breaking Bad"]),
+    ("The song \"Come On Over\" topped the charts.", ["Come On Over"]),
+    ("Their first single, Love Me Do, was released in October 1962.", ["Love Me Do"]),
+    ("The novel In Cold Blood appeared in 1966.", ["In Cold Blood"]),
+    ("Tolkien's novel The Lord of the Rings was published in 1954.", ["Lord of the Rings"]),
+    ("The movie Titanic's success surprised the studio.", ["Titanic"]),
+    ("Love Story is a 1970 American romantic drama film directed by Arthur Hiller.", ["Love Story"]),
+    ("The sequel Despicable Me 3 followed the film Despicable Me 2 in 2017.", ["Despicable Me 2"]),
+])
+def test_titles_after_the_kind_of_work_or_opening_a_lead_sentence(text: str, expected: list[str]) -> None:
+    assert titles(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "He released the album. Then Smith left the band.",  # a sentence ends after the kind of work
+    "The film's director won an award.",
+    "The book I wrote was published in 2001.",  # a pronoun alone names nothing
+    "In the series finale, the hero dies.",
+    "| 1999 | film | The Matrix | Warner Bros. |",  # a table cell: no title run after the kind of work
+    "| Film | Year |\n| Heat | 1995 |",
+    "The song is about love.",
+    "Apple is the company whose products include the iPhone series.",  # no work before a relative clause
+    "The song \"We will fight on the beaches\" was quoted.",  # a quotation is no title unless in title case
+])
+def test_no_title_where_none_is_marked(text: str) -> None:
+    assert titles(text) == []
+
+
+def test_a_title_ends_before_a_name_after_a_function_word_and_takes_in_ordinary_words() -> None:
+    text = "Michael Jackson released the album Thriller in Europe in 1982."
+    europe = (text.index("Europe"), text.index("Europe") + 6)
+    assert titles(text, [europe]) == ["Thriller"]
+    text = "The novel In Cold Blood by Truman Capote appeared in 1966."
+    cold = (text.index("Cold"), text.index("Blood") + 5)
+    capote = (text.index("Truman"), text.index("Capote") + 6)
+    found, taken = title_mentions("contexts/1", text, [cold, capote])
+    assert [m.text for m in found] == ["In Cold Blood"] and taken == {cold}  # "Cold Blood" (FAC) is the title's
+    text = "Her novel Harry Potter and the Goblet of Fire came out in 2000."
+    harry = (text.index("Harry"), text.index("Potter") + 6)
+    found, taken = title_mentions("contexts/1", text, [harry])
+    assert [m.text for m in found] == ["Harry Potter and the Goblet of Fire"] and taken == set()  # a name stays one
+
+
+@pytest.mark.parametrize("word, reading", [
+    ("Brothers", ("NOUN", "NNS")), ("Breaking", ("VERB", "VBG")), ("Holy", ("ADJ", "JJ")),
+    ("Greatest", ("ADJ", "JJS")), ("Thriller", ("NOUN", "NN")), ("Love", ("VERB", "VB")),
+])
+def test_an_english_word_keeps_the_readings_and_form(word: str, reading: tuple[str, str]) -> None:
+    rng = random.Random(4)
+    for _ in range(20):
+        new = english_word(rng, word, set())
+        assert new is not None and new != word.lower() and is_common(new, 3.0)
+        assert reading in readings(new), (word, new, readings(new))
+        assert (new[0] in "aeiou") == (word[0].lower() in "aeiou")  # "an Old Man" stays "an ..."
+
+
+def test_english_words_are_seeded_and_avoid_taken_words() -> None:
+    first = [english_word(random.Random(7), w, set()) for w in ("Arms", "Sea", "Bad")]
+    assert first == [english_word(random.Random(7), w, set()) for w in ("Arms", "Sea", "Bad")]
+    taken = set(first[:1])
+    assert all(english_word(random.Random(s), "Arms", taken) not in taken for s in range(30))
+    assert english_word(random.Random(1), "Zqxv", set()) is not None  # an unknown word reads as a noun
+    assert english_word(random.Random(1), "the", set()) is None  # no function word is replaced
+
+
+@pytest.fixture(scope="module")
+def substituted() -> tuple[Instance, dict]:
+    nlp.load_model()
+    inst = Instance("t1", "How many copies did Brothers in Arms sell?", {
+        "1": Context("1", "Dire Straits' fifth album Brothers in Arms sold 30 million copies after 1985.", "qeu",
+                     "1", (), ()),
+        "2": Context("2", "Brothers in Arms is the fifth studio album by the band, released in 1985. The single "
+                     "\"Walk of Life\" followed.", "qeu", "2", (), ("1",)),
+    }, {"1": Answer("30 million", "Brothers in Arms sold 30 million copies."),
+        "2": Answer("20 million", "Brothers in Arms sold 20 million copies.")})
+    result = substitute_instances([inst], seed=5)
+    return result.instances[0], result.audit[0]
+
+
+def test_a_title_is_replaced_whole_and_alike_in_every_field(substituted: tuple[Instance, dict]) -> None:
+    out, audit = substituted
+    entry = next(e for e in audit["entities"] if e["original"] == "Brothers in Arms")
+    new = entry["fantasy"]
+    assert entry["type"] == "TITLE" and re.fullmatch(r"[A-Z][a-z]+ in [A-Z][a-z]+", new), new
+    assert all(is_common(w, 3.0) for w in new.split())  # English words, not invented ones
+    texts = [out.query, out.contexts["1"].text, out.contexts["2"].text, out.answers["1"].long, out.answers["2"].long]
+    assert all("Brothers" not in t and "Arms" not in t for t in texts)
+    assert all(new in t for t in texts)
+    assert "fifth studio album by the band" in out.contexts["2"].text and " copies" in out.query
+    walk = next(e["fantasy"] for e in audit["entities"] if e["original"] == "Walk of Life")
+    assert re.fullmatch(r"[A-Z][a-z]+ of [A-Z][a-z]+", walk) and "Walk" not in out.contexts["2"].text
+
+
+def test_a_name_is_no_title() -> None:
+    text = "In the film Jack Nicholson starred in, a writer goes mad."
+    jack = (text.index("Jack"), text.index("Nicholson") + 9)
+    assert titles(text, [jack]) == []
+
+
+def compose(title: str) -> str:
+    fake = Faker("en_US")
+    fake.seed_instance(3)
+    taken: set[str] = set()
+
+    def make(style: str, original: str) -> str:
+        new = invent(fake, style, original, taken)
+        taken.add(new.lower())
+        return new
+
+    return build_table([Mention("contexts/1", 0, len(title), title, "TITLE")], make).compose(title)
+
+
+@pytest.mark.parametrize("title, kept, changed", [
+    ("Greatest Hits Volume Two", ["Volume Two"], ["Greatest", "Hits"]),  # a designator that numbers stays
+    ("Guitar Hero II", [" II"], ["Guitar", "Hero"]),  # so does a Roman numeral
+    ("Tonight I'm Gonna Rock You Tonight", [" I'm ", " You "], ["Tonight", "Gonna", "Rock"]),  # and "I'm"
+    ("The Old Man and the Sea", ["The ", " and the "], ["Old", "Man", "Sea"]),  # designators are title words
+])
+def test_every_word_of_a_title_but_function_words_and_numbering_changes(title: str, kept: list[str],
+                                                                        changed: list[str]) -> None:
+    new = compose(title)
+    assert all(k in new for k in kept), new
+    assert not any(re.search(rf"\b{w}\b", new) for w in changed), new
+
+
+def test_names_in_a_title_get_invented_names_and_words_english_ones() -> None:
+    new = compose("Jack of Fables").split()
+    assert new[1] == "of" and not is_common(new[0], 1.0)  # "Jack" is a given name: an invented one
+    assert is_common(new[2], 3.0) and new[2].endswith("s")  # "Fables": a plural noun
