@@ -123,7 +123,7 @@ def test_a_name_is_no_title() -> None:
     assert titles(text, [jack]) == []
 
 
-def compose(title: str) -> str:
+def compose(title: str, label: str = "TITLE") -> str:
     fake = Faker("en_US")
     fake.seed_instance(3)
     taken: set[str] = set()
@@ -133,7 +133,7 @@ def compose(title: str) -> str:
         taken.add(new.lower())
         return new
 
-    return build_table([Mention("contexts/1", 0, len(title), title, "TITLE")], make).compose(title)
+    return build_table([Mention("contexts/1", 0, len(title), title, label)], make).compose(title)
 
 
 @pytest.mark.parametrize("title, kept, changed", [
@@ -153,3 +153,35 @@ def test_names_in_a_title_get_invented_names_and_words_english_ones() -> None:
     new = compose("Jack of Fables").split()
     assert new[1] == "of" and not is_common(new[0], 1.0)  # "Jack" is a given name: an invented one
     assert is_common(new[2], 3.0) and new[2].endswith("s")  # "Fables": a plural noun
+
+
+def test_titled_names_a_title_and_entitled_to_does_not() -> None:
+    assert titles("She wrote a memoir, later a film, titled Eat Pray Love in 2006.") == ["Eat Pray Love"]
+    assert titles("Workers are entitled to Sunday pay.") == []
+
+
+def test_a_quoted_title_ends_before_the_punctuation_inside_the_quotes() -> None:
+    assert titles('In the episode "Fin Del Camino." the crew returns.') == ["Fin Del Camino"]
+    assert titles('The single "Is There Life Out There?" charted.') == ["Is There Life Out There"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('| 2015 | 9 and the Numbers | "Hide and Seek" |', ["Hide and Seek"]),
+    ("Leenalchi won for “Tiger Is Coming” in 2021.", ["Tiger Is Coming"]),
+    ('During the opening weekend, "My Hero Academia: Two Heroes" ranked 4th.', ["My Hero Academia: Two Heroes"]),
+    ('He was nicknamed "Magic" as a boy.', []),  # one capitalised word: a nickname, no title
+    ('She said "we will stay" and left.', []),  # a quotation in lower case
+    ('The "Black Friday" sales began.', ["Black Friday"]),
+])
+def test_a_quoted_run_of_capitalised_words_is_a_title(text: str, expected: list[str]) -> None:
+    assert titles(text) == expected
+
+
+def test_a_quoted_title_is_a_work_of_art_and_keeps_its_designators() -> None:
+    found, _ = title_mentions("contexts/1", 'Its name makes the Atlantic the "Sea of Atlas".', [])
+    assert [(m.text, m.label) for m in found] == [("Sea of Atlas", "WORK_OF_ART")]
+    found, _ = title_mentions("contexts/1", 'The single "Walk of Life" followed.', [])
+    assert [(m.text, m.label) for m in found] == [("Walk of Life", "TITLE")]  # the kind of work is said
+    found, _ = title_mentions("contexts/1", 'The single "Walk of Life" followed.', [], ("WORK_OF_ART",))
+    assert [m.label for m in found] == ["WORK_OF_ART"]  # --types without TITLE: a quoted title is still one
+    assert compose("Sea of Atlas", "WORK_OF_ART").startswith("Sea of ")

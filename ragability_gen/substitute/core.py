@@ -401,10 +401,10 @@ class _Group:
         found = [m for t, here in zip(self.texts, quoted, strict=True)
                  for m in _not_quoted_words(t, mentions(first_field[t], t, infos[t].ents, infos[t].capitals,
                                                         self.is_name[t], labels), here)]
-        if "TITLE" in labels:
+        if "TITLE" in labels or "WORK_OF_ART" in labels:
             for t in self.texts:
                 here = [m for m in found if m.field == first_field[t]]
-                titles, taken = title_mentions(first_field[t], t, [(m.start, m.end) for m in here])
+                titles, taken = title_mentions(first_field[t], t, [(m.start, m.end) for m in here], labels)
                 found = [m for m in found if m.field != first_field[t] or (m.start, m.end) not in taken] + titles
         for row in rows if "PROPN" in labels else ():  # NER does not read metadata: a title's rare words
             for key, value in row.metadata.items():  # ("Argentovaria") are names too

@@ -1,10 +1,11 @@
-"""Titles of works that NER misses: "the album Brothers in Arms", "the series ''Breaking Bad''".
+"""Titles of works that NER misses: "the album Brothers in Arms", "the series ''Breaking Bad''", "Hide and Seek".
 
-The small NER model finds titles in quotation marks and titles with a rare word; a title of ordinary words written
-plainly after the word for its kind of work ("album", "film", "novel") it mostly misses, as it misses the subject of
-a Wikipedia lead sentence ("Houses of the Holy is the fifth studio album by ..."). Such titles are marked here as
-TITLE mentions: every word of such a title but its function words is replaced, its ordinary words by other English
-words (see ``english``), also words that are designators in other names ("Brothers", "Day", "Sea").
+The small NER model finds some titles in quotation marks and titles with a rare word; a title of ordinary words it
+mostly misses: written plainly after the word for its kind of work ("album", "film", "novel"), as the subject of a
+Wikipedia lead sentence ("Houses of the Holy is the fifth studio album by ..."), or quoted in a table of songs. The
+first two are marked here as TITLE mentions: every word of such a title but its function words and numbering is
+replaced, its ordinary words by other English words (see ``english``), also words that are designators in other
+names ("Brothers", "Day", "Sea"). A quoted title is a WORK_OF_ART, as NER's are.
 
 A title is a run of words in title case: the first capitalised, every later word capitalised or a function word in
 lower case, at least one capitalised word that is no function word ("the album I recorded" names nothing), no
@@ -15,7 +16,7 @@ quoted title, at a word in lower case that is no function word, and at a line's 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from .entities import Mention, ordinary
 from .names import is_word
@@ -29,7 +30,8 @@ WORKS = ("album", "albums", "song", "songs", "single", "singles", "film", "films
 """Words for a kind of work, written in lower case before its title; not words that as often stand before a name of
 another kind ("the game Manchester United won", "the story The Washington Post ran")."""
 _QUOTES = {'"': '"', "“": "”", "‘": "’", "''": "''", "'": "'"}
-_WORK = re.compile(r"(?<![\w-])(?:" + "|".join(WORKS) + r")(?![\w'’-])[ \t]*,?[ \t]+(?:(''|[\"“‘'])[ \t]*)?")
+_WORK = re.compile(r"(?<![\w-])(?:" + "|".join(WORKS + ("titled", "entitled"))
+                   + r")(?![\w'’-])[ \t]*,?[ \t]+(?:(''|[\"“‘'])[ \t]*)?")
 _LEAD = re.compile(r"[ \t]+(?:is|was|are|were)[ \t]+(?:a|an|the)[ \t]+"
                    r"(?:(?!(?:of|by|in|from|with|whose|which|that|who|for|on|at|to)[ \t])[\w-]+[ \t]+){0,5}?(?:"
                    + "|".join(WORKS) + r")(?![\w'’-])")
@@ -40,33 +42,45 @@ _SMALL = frozenset("a an the of in on at to for from by with and or nor but as i
                    "it its my your our their his her me you we they i he she this that what who why how when where "
                    "not no all up down out off my".split())
 """Function words a title writes in lower case ("Brothers in Arms", "Houses of the Holy")."""
+_QUOTED = re.compile(r"(?:^|(?<=[\s(\[|]))(\"|“|'')(?=[A-Z0-9])")
+"""An opening quotation mark before a capital or digit."""
 _OPENS = re.compile(r"(?:^|[.!?]\s+|\n\s*|[:;]\s+)[\"“‘(]*$")
 
 
-def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]]
-                   ) -> tuple[list[Mention], set[tuple[int, int]]]:
-    """The titles of works in ``text`` after a word for a kind of work, or opening a sentence that says which kind of
-    work it is, and the spans of ``found`` (the text's mentions so far) that a title takes the place of.
+def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
+                   labels: Collection[str] = ("TITLE", "WORK_OF_ART")) -> tuple[list[Mention], set[tuple[int, int]]]:
+    """The titles of works in ``text`` with one of ``labels``, and the spans of ``found`` (the text's mentions so far)
+    that such a title takes the place of.
+
+    A title after a word for a kind of work, or opening a sentence that says which kind of work it is, is a TITLE. A
+    run in title case that fills a quotation, with two capitalised words or more ("Hide and Seek" in a table of songs),
+    is a WORK_OF_ART, as NER labels the titles it finds: the kind of work unsaid, its designators stay (the "Sea of
+    Atlas" that names an ocean).
 
     A title takes the place of a mention of ordinary words that is the whole title (NER's person "Love Story" of "Love
     Story is a 1970 film") or a part of it ("Cold Blood" of "In Cold Blood", "Big Chair" of "Songs from the Big
     Chair"); a name is no title ("the film Jack Nicholson starred in"), and a name inside a title stays a name of its
-    own ("Harry Potter" of "Harry Potter and the Goblet of Fire"). A
-    title ends before a name after a function word ("the album Thriller in Europe"), and where a name begins before it
-    or runs on past its end."""
+    own ("Harry Potter" of "Harry Potter and the Goblet of Fire"). A title ends before a name after a function word
+    ("the album Thriller in Europe"), and where a name begins before it or runs on past its end."""
     runs = []
     for m in _WORK.finditer(text):
         if m[0][:1].isupper() and m[0][:2] not in ("EP", "LP"):
             continue  # "| Film |", "The Book of ...": a column's name, a title's own word
-        runs.append(_run(text, m.end(), _QUOTES.get(m[1]) if m[1] else None))
+        runs.append((_run(text, m.end(), _QUOTES.get(m[1]) if m[1] else None), "TITLE"))
     for m in _LEAD.finditer(text):
         start = _sentence_start(text, m.start())
         words = _run(text, start, None, m.start()) if start is not None else []
         if words and words[-1][1] == m.start():
-            runs.append(words)
+            runs.append((words, "TITLE"))
+    for m in _QUOTED.finditer(text):  # "Hide and Seek", "My Hero Academia: Two Heroes"
+        words = _run(text, m.end(), _QUOTES[m[1]])
+        if sum(text[a].isupper() and not never_name(text[a:b]) for a, b in words) >= 2:
+            runs.append((words, "WORK_OF_ART"))
     titles: dict[tuple[int, int], Mention] = {}
     taken: set[tuple[int, int]] = set()
-    for words in runs:
+    for words, label in runs:
+        if label not in labels:
+            continue
         inside = []
         for s, e in sorted(found):
             i = next((i for i, (a, b) in enumerate(words) if s < b and a < e), None)
@@ -78,9 +92,10 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]]
                 break
             inside.append((s, e, plain))
         span = _title(text, words)
-        if span is None or any((s, e) == span and not plain for s, e, plain in inside):
-            continue  # "the film Jack Nicholson starred in": a name NER found is no title
-        titles[span] = Mention(field_name, *span, text[slice(*span)], "TITLE")
+        if span is None or span in titles or any((s, e) == span and (not plain or label != "TITLE")
+                                                 for s, e, plain in inside):
+            continue  # "the film Jack Nicholson starred in": a name NER found is no title; a quotation NER found is its
+        titles[span] = Mention(field_name, *span, text[slice(*span)], label)
         taken.update((s, e) for s, e, plain in inside if e <= span[1] and plain)
     return list(titles.values()), taken
 
@@ -96,7 +111,8 @@ def _sentence_start(text: str, end: int) -> int | None:
 
 def _run(text: str, start: int, closing: str | None, limit: int | None = None) -> list[tuple[int, int]]:
     """The spans of the words of the title-case run at ``start``; a quoted title (``closing``, its closing mark) ends
-    at that mark, and is none (an empty list) unless the run fills the quotation."""
+    at that mark, may hold a colon or comma ("My Hero Academia: Two Heroes"), and is none (an empty list) unless the
+    run fills the quotation."""
     end_at = len(text) if limit is None else limit
     if closing is not None:
         close = text.find(closing, start, end_at)
@@ -109,18 +125,18 @@ def _run(text: str, start: int, closing: str | None, limit: int | None = None) -
         m = _TOKEN.match(text, pos, end_at)
         if m is None:
             break
-        word = m[0].rstrip(".'’") if closing is None else m[0]
+        word = m[0].rstrip(".'’" if closing is None else ".")
         word = _POSSESSIVE.sub("", word)  # "the film Titanic's success": the title ends there
         after_capital = bool(words) and text[words[-1][0]].isupper()
         if not (word[:1].isupper() or word[:1].isdigit() and after_capital or word in _SMALL):
             break  # "Despicable Me 3", but not "Brothers in Arms in 1985"
         words.append((m.start(), m.start() + len(word)))
-        gap = re.match(r"[ \t]+", text[m.start() + len(word):end_at])
+        gap = re.match(r"[ \t]+" if closing is None else r"[:,]?[ \t]+", text[m.start() + len(word):end_at])
         if gap is None or len(word) != len(m[0]):
             break
         pos = m.start() + len(word) + gap.end()
-    if closing is not None and (not words or words[-1][1] != len(text[:end_at].rstrip(" \t"))):
-        return []  # a quotation that is no title: it holds more than a title-case run
+    if closing is not None and (not words or words[-1][1] != len(text[:end_at].rstrip(" \t.,;:!?"))):
+        return []  # a quotation that is no title: it holds more than a title-case run ("Fin Del Camino." is one)
     return words
 
 
