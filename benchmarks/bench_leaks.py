@@ -17,6 +17,11 @@ written instance with its input instance, field by field, with its own evidence:
   "Munich" opening a sentence) that the frequency rules above take for common words; and a place of two or
   more capitalised words that NER found in the input and the output still writes ("United States",
   "Northern Territory"), whose words are all common;
+- capitalised runs: a run of two capitalised words or more (no stop words and no acronyms among them; lower-case
+  function words such as "of", "and", "the" may join them, a stop word opening a sentence does not count) of an
+  input text that the output text still writes as it was: titles of works ("Hide and Seek", "Houses of the Holy")
+  and names of ordinary words that no word rule above sees; offices and other ordinary phrases ("Prime Minister")
+  are counted too, so compare packages on it rather than read it as leaks alone;
 - ordinary words lost: a whole word written in lower case in an input text with Zipf 3.0 or more, a stop
   word not in capitals ("US" is a name), or a common dictionary word opening a sentence, line or cell that the
   instance never writes capitalised inside a sentence or an entity ("Following German reunification"), that
@@ -52,6 +57,7 @@ WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 OPENS = re.compile(r"(?:^|(?<!\b[A-Z][a-z])(?<!\b[A-Z])[.]\s+|[!?:;|*\n\]]\s*)[\"'“‘(]*$")
 """What comes before a word that opens a sentence, a line, a cell or a text."""
 WHOLE_WORD = re.compile(r"(?<!\w)[^\W\d_]+(?:['’][^\W\d_]+)*(?!\w)")  # not "st" of "21st"
+WORD_START, WORD_END = r"(?<!\w)", r"(?!\w)"
 
 SUBSTITUTE = """
 import sys
@@ -157,6 +163,10 @@ class Detector:
                 out.append(" ".join(words))
         return out
 
+    def runs(self, old: str, new: str) -> list[str]:
+        """The capitalised runs of ``old`` that ``new`` writes as they were."""
+        return [r for r in capitalised_runs(old, self.stop) if re.search(WORD_START + re.escape(r) + WORD_END, new)]
+
     def inner(self, fields: list[str]) -> set[str]:
         """The capitalised words the input texts of an instance write inside a sentence or inside an entity: a
         common word capitalised there is a name ("the Spree", "Native American", "St. Lawrence")."""
@@ -204,6 +214,37 @@ class Detector:
         return [w for w, n in before.items() if after[w] < n]
 
 
+_JOINS = frozenset("of the and in on at for to a an de la le du von van der del".split())
+"""Lower-case words that join the capitalised words of one run ("Houses of the Holy")."""
+
+
+def capitalised_runs(text: str, stop: frozenset[str] | set[str]) -> list[str]:
+    """The runs of ``text`` of two capitalised words or more that are no stop words or acronyms, joined by spaces and
+    lower-case function words ("Brothers in Arms"; "The" opening a sentence is left out)."""
+    out, run = [], []
+
+    def close() -> None:
+        while run and not run[-1][0][:1].isupper():
+            run.pop()
+        if run and OPENS.search(text, max(0, run[0][1] - 8), run[0][1]) and run[0][0].casefold() in stop:
+            run.pop(0)
+        if sum(w[:1].isupper() and w.casefold() not in stop and not w.isupper() for w, _, _ in run) >= 2:
+            out.append(text[run[0][1]:run[-1][2]])
+        run.clear()
+
+    for m in WHOLE_WORD.finditer(text):
+        if run and not re.fullmatch(r"[ \t]+", text[run[-1][2]:m.start()]):
+            close()
+        if run and m[0] in ("the", "a", "an") and run[-1][0][:1].isupper():
+            close()  # "In London the Second World War": an article joins only after "of", "in", "and"
+        if m[0][:1].isupper() or (run and m[0] in _JOINS):
+            run.append((m[0], m.start(), m.end()))
+        else:
+            close()
+    close()
+    return out
+
+
 def first_rows(old: dict[str, str], new: dict[str, str]) -> tuple[int, int]:
     """(changed, all) of the contexts whose first line is a table row ("a | b | c"), its header where it has one: a
     header word replaced is an ordinary word lost that the rules above do not see (capitalised, opening a cell)."""
@@ -228,7 +269,7 @@ def evaluate(detector: Detector, package: Path, corpus: Path, seed: int, tmp: Pa
     pairs = [(texts_of(before[(r["id"], r.get("variation", 1))]), texts_of(r), r["id"]) for r in after]
     detector.ents([t for old, new, _ in pairs for t in list(old.values()) + list(new.values())])
     res = {"read": len(before), "written": len(after), "broad_free": 0, "ner_free": 0, "known_free": 0,
-           "lost": Counter(), "examples": [], "rows": [0, 0]}
+           "runs_free": 0, "runs": Counter(), "lost": Counter(), "examples": [], "rows": [0, 0]}
     for old, new, iid in pairs:
         changed, rows = first_rows(old, new)
         res["rows"][0] += changed
@@ -239,11 +280,14 @@ def evaluate(detector: Detector, package: Path, corpus: Path, seed: int, tmp: Pa
         res["broad_free"] += not broad
         res["ner_free"] += not ner
         res["known_free"] += not known
+        runs = sorted({r for f in new for r in detector.runs(old[f], new[f])})
+        res["runs_free"] += not runs
+        res["runs"].update(runs)
         inner, named = detector.inner(list(old.values())), detector.named(list(old.values()))
         for f in new:
             res["lost"].update(detector.lost(old[f], new[f], inner, named))
-        if broad or ner or known:
-            res["examples"].append((iid, sorted(set(broad)), sorted(set(ner)), sorted(set(known))))
+        if broad or ner or known or runs:
+            res["examples"].append((iid, sorted(set(broad)), sorted(set(ner)), sorted(set(known)), runs))
     return res
 
 
@@ -291,11 +335,15 @@ def main() -> int:
             print(f"{corpus.name}: read {res['read']}, written {res['written']}; free of any original name: broad "
                   f"{res['broad_free']} ({100 * res['broad_free'] / w:.0f}%), NER {res['ner_free']} "
                   f"({100 * res['ner_free'] / w:.0f}%), known names {res['known_free']} "
-                  f"({100 * res['known_free'] / w:.0f}%); ordinary words lost {lost}"
+                  f"({100 * res['known_free'] / w:.0f}%), capitalised runs {res['runs_free']} "
+                  f"({100 * res['runs_free'] / w:.0f}%; kept most: "
+                  f"{', '.join(f'{k} {v}' for k, v in res['runs'].most_common(5)) or 'none'}); "
+                  f"ordinary words lost {lost}"
                   + (f" ({', '.join(f'{k} {v}' for k, v in res['lost'].most_common(8))})" if lost else "")
                   + (f"; first rows of tables changed {res['rows'][0]} of {res['rows'][1]}" if res["rows"][1] else ""))
-            for iid, broad, ner, known in res["examples"][:args.show]:
-                print(f"  {iid}: broad {broad} ner {ner}" + (f" known {known}" if known else ""))
+            for iid, broad, ner, known, runs in res["examples"][:args.show]:
+                print(f"  {iid}: broad {broad} ner {ner}" + (f" known {known}" if known else "")
+                      + (f" runs {runs}" if runs else ""))
         total, failed, kinds = hard_cases(args.package, args.seed, Path(tmp), 3 if args.tiny else None)
         print(f"hard cases: {total - failed} of {total} pass" + (f"; failed: {', '.join(kinds)}" if kinds else ""))
     return 0

@@ -25,7 +25,8 @@ def test_bench_leaks_tiny_mode() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("demo.tsv: read 24, written 24; free of any original name: broad ")
-    assert re.search(r"NER \d+ \(\d+%\), known names \d+ \(\d+%\); ordinary words lost \d+", lines[0]), lines[0]
+    assert re.search(r"NER \d+ \(\d+%\), known names \d+ \(\d+%\), capitalised runs \d+ \(\d+%; kept most: .*\); "
+                     r"ordinary words lost \d+", lines[0]), lines[0]
     assert lines[-1] == "hard cases: 3 of 3 pass"
 
 
@@ -37,3 +38,14 @@ def test_bench_leaks_counts_changed_first_rows_of_tables() -> None:
            "contexts/3": "No table here."}
     new = {**old, "contexts/1": "Year | Abiellint\n2041 | 14", "contexts/2": "Year | Apps\n2042 | 20"}
     assert first_rows(old, new) == (1, 2)
+
+
+def test_bench_leaks_finds_capitalised_runs_kept() -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_leaks import capitalised_runs
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    text = 'The album Brothers in Arms sold well. The Band won "Hide and Seek" for Prime Minister Lee.'
+    assert capitalised_runs(text, STOP_WORDS) == ["Brothers in Arms", "Hide and Seek", "Prime Minister Lee"]
+    text = "In London the Second World War ended. Houses of the Holy is an album by the BBC."
+    assert capitalised_runs(text, STOP_WORDS) == ["Second World War", "Houses of the Holy"]
