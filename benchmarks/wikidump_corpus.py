@@ -265,7 +265,7 @@ def infobox_instances(hypotheses: str, read_table: Callable[[str], dict], limit:
         query = "Is it true that " + (first[:1].lower() + first[1:] if opener in _WEAK_OPENERS else first) + "?"
         value = box.get("title", [lines[0]])[0].strip()
         text = "\n".join([f"title | {value}", *lines])
-        last_word = statements[1].rstrip(".!?").rsplit(" ", 1)[-1]
+        last_word = statements[1].rstrip(".!? ").rsplit(" ", 1)[-1]  # "... his work ." as scraped
         out.append(instance(len(out) + 1, query, [(text, value, f"title | {value}"), (rest, last_word, statements[1])]))
         if len(out) >= limit:
             break
