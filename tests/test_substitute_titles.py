@@ -185,3 +185,9 @@ def test_a_quoted_title_is_a_work_of_art_and_keeps_its_designators() -> None:
     found, _ = title_mentions("contexts/1", 'The single "Walk of Life" followed.', [], ("WORK_OF_ART",))
     assert [m.label for m in found] == ["WORK_OF_ART"]  # --types without TITLE: a quoted title is still one
     assert compose("Sea of Atlas", "WORK_OF_ART").startswith("Sea of ")
+
+
+def test_content_words_of_the_stop_list_change_in_a_title() -> None:
+    best = compose("Best in Show")
+    assert re.fullmatch(r"[A-Z][a-z]+ in [A-Z][a-z]+", best) and "Show" not in best
+    assert "Back" not in compose("Back to the Future") and compose("Part of Me").endswith(" of Me")

@@ -16,6 +16,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from .names import is_common
+from .words import CONTENT_STOP_WORDS
 
 _UPOS = ("NOUN", "VERB", "ADJ", "ADV")
 """The parts of speech a replaced word may have; function words (pronouns, auxiliaries) stay in titles."""
@@ -30,13 +31,13 @@ Reading = tuple[str, str]
 @lru_cache(maxsize=1 << 14)
 def readings(word: str) -> frozenset[Reading]:
     """Every (part of speech, form) ``word`` can be, in lower case; a word lemminflect's lexicon lacks is a noun, in the
-    form its ending says ("thriller", "thrillers"); a function word ("the", "over") or a word of other characters has
-    none."""
+    form its ending says ("thriller", "thrillers"); a function word ("the", "over"; not "show", see
+    ``words.CONTENT_STOP_WORDS``) or a word of other characters has none."""
     from lemminflect import getAllInflections, getAllInflectionsOOV, getAllLemmas, getAllLemmasOOV
     from spacy.lang.en.stop_words import STOP_WORDS
 
     low = word.lower()
-    if low in STOP_WORDS or not low.isalpha():
+    if low in STOP_WORDS and low not in CONTENT_STOP_WORDS or not low.isalpha():
         return frozenset()
     out: set[Reading] = set()
     for upos, lemmas in (getAllLemmas(low) or getAllLemmasOOV(low, "NOUN")).items():  # "thriller": a noun

@@ -68,7 +68,7 @@ from .names import (
     person_shaped,
 )
 from .places import country_of, demonym_for, derived_forms, sibling_forms
-from .words import CARDINALS, in_row, never_name
+from .words import CARDINALS, CONTENT_STOP_WORDS, in_row, never_name
 
 _STYLE = {"PERSON": "family", "NORP": "demonym", "LANGUAGE": "demonym", "GPE": "place", "LOC": "place",
           "FAC": "place", "SCRIPT": "place", "CURRENCY": "place"}
@@ -404,12 +404,13 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
 
 
 def _title_kept(words: Sequence[str], i: int) -> bool:
-    """True for a word of a title that stays: a function word, also contracted ("I'm", "Don't"), a number or a Roman
-    numeral after the first word ("Guitar Hero II"), and a designator that numbers what follows it ("Greatest Hits
-    Volume Two", "Part 2")."""
+    """True for a word of a title that stays: a function word ("Best in Show" changes "Show", see
+    ``words.CONTENT_STOP_WORDS``), also contracted ("I'm", "Don't"), a number, a Roman numeral after the first word
+    ("Guitar Hero II"), and a designator that numbers what follows it ("Greatest Hits Volume Two", "Part 2")."""
     w, after = words[i], words[i + 1] if i + 1 < len(words) else ""
-    return (never_name(w) or never_name(re.split(r"['’]", w)[0]) or w.casefold() in FUNCTION
-            or any(c.isdigit() for c in w) or (i > 0 and _ROMAN.fullmatch(w) is not None)
+    head, *contracted = re.split(r"['’]", w)
+    return (never_name(w) and w.casefold() not in CONTENT_STOP_WORDS or bool(contracted) and never_name(head)
+            or w.casefold() in FUNCTION or any(c.isdigit() for c in w) or (i > 0 and _ROMAN.fullmatch(w) is not None)
             or w.casefold() in GENERIC and (after[:1].isdigit() or after.casefold() in CARDINALS
                                             or _ROMAN.fullmatch(after) is not None))
 

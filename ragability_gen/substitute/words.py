@@ -23,6 +23,9 @@ _CARDINALS = ("zero one two three four five six seven eight nine ten eleven twel
               "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
               "thousand million billion trillion").split()
 CARDINALS = frozenset(_CARDINALS)
+CONTENT_STOP_WORDS = frozenset("amount back bottom call empty fire front full give keep made make move name part put "
+                               "see serious show side take top used using whole".split())
+"""Words of spaCy's stop list that are content words in a title ("Best in Show", "Back to the Future")."""
 ERAS = frozenset("bc ad bce ce b.c. a.d. b.c.e. c.e.".split())
 _LABELS = frozenset("ipa".split())
 """Labels of a rendering ("IPA: [mɐˈskva]"), no names."""
