@@ -27,7 +27,8 @@ written instance with its input instance, field by field, with its own evidence:
   instance never writes capitalised inside a sentence or an entity ("Following German reunification"), that
   occurs fewer times in the output text;
 - hard cases: the regression set (``tests/data/substitute/regression.jsonl``), each case passing when
-  every ``keep`` string stays and every ``gone`` name goes.
+  every ``keep`` string stays, every ``gone`` name goes, no ``absent`` string is left and the words between each
+  ``english`` pair are common English words.
 
 Printed: instances read, written, free of broad leaks, free of NER leaks, free of known names, the
 ordinary words lost (with examples), how many contexts opening with a table row have that row (the header, where
@@ -291,6 +292,17 @@ def evaluate(detector: Detector, package: Path, corpus: Path, seed: int, tmp: Pa
     return res
 
 
+def english_between(text: str, before: str, after: str) -> bool:
+    """True when ``text`` holds ``before``, then ``after``, and every word between them is a common English word
+    (Zipf 3 or more): a regression case's ``english`` check, for the words that replace a title's words."""
+    from wordfreq import zipf_frequency
+
+    start = text.find(before)
+    end = text.find(after, start + len(before)) if start >= 0 else -1
+    words = WORD.findall(text[start + len(before):end]) if end >= 0 else []
+    return bool(words) and all(zipf_frequency(w, "en") >= 3.0 for w in words)
+
+
 def hard_cases(package: Path, seed: int, tmp: Path, limit: int | None = None) -> tuple[int, int, list[str]]:
     cases = [json.loads(x) for x in REGRESSION.read_text(encoding="utf-8").splitlines() if x.strip()][:limit]
     src = tmp / "hard.jsonl"
@@ -311,7 +323,7 @@ def hard_cases(package: Path, seed: int, tmp: Path, limit: int | None = None) ->
         text = "" if r is None else r["contexts"][0]["text"] + "\n" + r["query"]
         ok = r is not None and all(k in text for k in c["keep"]) and not any(
             re.search(r"(?<!\w)" + re.escape(g) + r"(?!\w)", text) for g in c["gone"]) and not any(
-            a in text for a in c.get("absent", ()))
+            a in text for a in c.get("absent", ())) and all(english_between(text, *ab) for ab in c.get("english", ()))
         if not ok:
             failed.append(c["kind"])
     return len(cases), len(failed), failed

@@ -5,14 +5,17 @@ release): a context and a query of one kind (a table header, an infobox cell, a 
 place, a sibling code, a binomial, a non-Latin rendering, a named event, ...), the strings that must
 still be in the output as they are (``keep``), and the names that must be gone in every form a reader
 would see (``gone``, word-bounded, as written), and optionally what must be nowhere in it (``absent``: the
-combining marks of a replaced word, which no word boundary parts from an invented stem). Every case must be
-substituted, not repaired or excluded, under two seeds.
+combining marks of a replaced word, which no word boundary parts from an invented stem) and what must read as
+English (``english``: pairs of strings of the output; every word between the two is a common English word, Zipf 3
+or more, as the words replacing a title's words are). Every case must be substituted, not repaired or excluded,
+under two seeds.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,9 @@ import pytest
 
 from ragability_gen import Answer, Context, Instance, substitute_instances
 from ragability_gen.substitute import nlp
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from bench_leaks import english_between  # noqa: E402  (one reading of "english" for the test and the benchmark)
 
 CASES = [json.loads(line) for line in
          (Path(__file__).parent / "data" / "substitute" / "regression.jsonl").read_text(encoding="utf-8").splitlines()
@@ -59,3 +65,5 @@ def test_case(results: dict[str, tuple[Instance | None, dict[str, Any]]], i: int
         assert re.search(r"(?<!\w)" + re.escape(gone) + r"(?!\w)", text) is None, f"{gone!r} left: {text!r}"
     for absent in case.get("absent", ()):
         assert absent not in text, f"{absent!r} left: {text!r}"
+    for before, after in case.get("english", ()):
+        assert english_between(text, before, after), f"not English between {before!r} and {after!r}: {text!r}"
