@@ -454,6 +454,10 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
     return True
 
 
+_WORD_NOT_NAME = 5.2
+"""From this Zipf frequency a given name is a word in a title ("Love", "Summer"; not "Bill", "Mark", "Jack")."""
+
+
 def _english(word: str) -> bool:
     """True for a word of a title of a work that an English word replaces (see ``english``): a word the dictionary
     writes in lower case or lemminflect's lexicon holds ("Greatest") that is ordinary ("Love") or no known name
@@ -462,10 +466,6 @@ def _english(word: str) -> bool:
     return len(word) > 1 and (is_word(word) or known(word)) and bool(readings(word)) and (
         not is_given_name(word) or is_common(word, _WORD_NOT_NAME)) and (
         ordinary(word) or not (is_known_name(word) or is_proper_entry(word)))
-
-
-_WORD_NOT_NAME = 5.2
-"""From this Zipf frequency a given name is a word in a title ("Love", "Summer"; not "Bill", "Mark", "Jack")."""
 
 
 def _link_plurals(table: Table) -> None:

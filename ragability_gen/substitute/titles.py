@@ -8,9 +8,10 @@ replaced, its ordinary words by other English words (see ``english``), also word
 names ("Brothers", "Day", "Sea"). A quoted title is a WORK_OF_ART, as NER's are.
 
 A title is a run of words in title case: the first capitalised, every later word capitalised or a function word in
-lower case, at least one capitalised word that is no function word ("the album I recorded" names nothing), no
-function word at its end. It ends at punctuation other than an apostrophe or a closing quote mark at the end of a
-quoted title, at a word in lower case that is no function word, and at a line's end.
+lower case, at least one capitalised word of two letters or more that is no function word ("the album I recorded"
+names nothing), no function word at its end. It ends at punctuation other than an apostrophe (a quoted title may hold
+a colon or a comma, and ends at its closing quotation mark), at a word in lower case that is no function word, and at
+a line's end.
 """
 
 from __future__ import annotations
