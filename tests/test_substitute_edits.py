@@ -101,6 +101,8 @@ def test_an_unedited_mapping_gives_the_same_result(tmp_path: Path) -> None:
      "The incoming Prime Minister, Andrej Kovali_ was elected."),  # a letter lost to "_": still a word's end
     ("Dire Straits released the album Brothers in Arms in 1985.",
      "Brothers in Arms is the fifth studio album by the band."),  # a title's words, replaced by English words
+    ("During the opening weekend of July 2018, \"My Hero Academia: Two Heroes\" ranked 4th in Japan.",
+     "when does the new my hero academia movie come out?"),  # a name matched as written only inside a longer one
 ])
 def test_an_unedited_audit_of_words_gives_the_same_files(tmp_path: Path, one: str, two: str) -> None:
     """Names the mapping matches only as written are found where the run found them, no more, when its audit

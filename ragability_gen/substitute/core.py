@@ -567,10 +567,12 @@ class _Group:
         forms: dict[str, dict[str, str]] = {}
         for text, (old, new, key) in hits:
             surfaces = self.table.entities[key].surfaces
+            spelled = forms.setdefault(key, {})  # listed also when matched in a text with no capital only: applied
+            # again, the file must name it ("my hero academia" of a question, the title written longer elsewhere)
             if old not in surfaces and not any(c.isupper() for c in text) and any(not s.islower() for s in surfaces):
-                continue  # "reba", matched in a text with no capital only (``Table.lowered``): applied again, the
-                # file would find that spelling as written in other texts too ("Share 'reba")
-            forms.setdefault(key, {})[old] = new
+                continue  # "reba", matched in a text with no capital only (``Table.lowered``), is no spelling to
+                # record: applied again, the file would find it as written in other texts too ("Share 'reba")
+            spelled[old] = new
         out = []
         for key in sorted(forms, key=lambda k: (self.table.entities[k].surface, k)):
             e = self.table.entities[key]
