@@ -191,3 +191,22 @@ def test_content_words_of_the_stop_list_change_in_a_title() -> None:
     best = compose("Best in Show")
     assert re.fullmatch(r"[A-Z][a-z]+ in [A-Z][a-z]+", best) and "Show" not in best
     assert "Back" not in compose("Back to the Future") and compose("Part of Me").endswith(" of Me")
+
+
+def test_a_title_changes_words_other_names_keep_in_that_title_only() -> None:
+    fake = Faker("en_US")
+    fake.seed_instance(3)
+    taken: set[str] = set()
+
+    def make(style: str, original: str) -> str:
+        new = invent(fake, style, original, taken)
+        taken.add(new.lower())
+        return new
+
+    found = [Mention("contexts/1", 0, 12, "Best in Show", "TITLE"),
+             Mention("contexts/1", 20, 35, "Crufts Dog Show", "ORG"),
+             Mention("contexts/1", 40, 63, "The Old Man and the Sea", "TITLE"),
+             Mention("contexts/1", 70, 77, "Red Sea", "LOC")]
+    table = build_table(found, make)
+    assert "Show" not in table.compose("Best in Show") and table.compose("Crufts Dog Show").endswith(" Show")
+    assert "Sea" not in table.compose("The Old Man and the Sea") and table.compose("Red Sea").endswith(" Sea")

@@ -464,8 +464,9 @@ class _Group:
         """The input's name words and the invented words, which the leak scan compares the output with."""
         if self.names is None:
             self.names = input_names(self.texts, {t: self.infos[t].ents for t in self.texts})
-        self.invented = {w.casefold() for v in list(self.table.part_map.values()) + list(self.table.whole.values())
-                         for w in _WORD.findall(v)}
+        made = [*self.table.part_map.values(), *self.table.whole.values(),
+                *(w for own in self.table.own.values() for w in own.values())]
+        self.invented = {w.casefold() for v in made for w in _WORD.findall(v)}
 
     def review_texts(self) -> list[tuple[str, str]]:
         """(field, rewritten text) of every distinct text, for the reviewer."""

@@ -102,6 +102,9 @@ class Table:
         lowered: The aliases matched in a text with no capital, in any case (see ``_add_lowered``), by ``norm``;
             ``lower_regex`` finds them.
         written_lower: The words the instance writes in lower case (see ``_whole_name``).
+        own: Entity key of a title -> its words that other names keep ("Sea" of "The Old Man and the Sea", "Show" of
+            "Best in Show"), by part key -> the word replacing them in that title only: "Red Sea" and "Dog Show"
+            keep theirs.
     """
 
     entities: dict[str, Entity] = field(default_factory=dict)
@@ -114,6 +117,7 @@ class Table:
     lowered: dict[str, tuple[str, str]] = field(default_factory=dict)
     lower_regex: re.Pattern[str] | None = None
     written_lower: frozenset[str] = frozenset()
+    own: dict[str, dict[str, str]] = field(default_factory=dict)
     _hosts: tuple[dict[str, tuple[str, str]], re.Pattern[str] | None] | None = field(default=None, repr=False)
 
     def replaced_parts(self, text: str, at: int = 0) -> list[tuple[int, int, str]]:
@@ -121,8 +125,10 @@ class Table:
         if norm(text) in self.whole:  # a given replacement of another shape: the whole mention changes
             return [(at, at + len(text), styled(self.whole[norm(text)], text))]
         out = []
+        own = self.own.get(norm(text), {})
         for a, b in parts(text):
-            new = None if norm(text[a:b]) in self.keep else self.part_map.get(norm(text[a:b]))
+            new = None if norm(text[a:b]) in self.keep else own.get(norm(text[a:b])) or self.part_map.get(
+                norm(text[a:b]))
             if new is not None:
                 out.append((at + a, at + b, styled(new, text[a:b])))
         return out
@@ -379,7 +385,9 @@ def _fix(table: Table, ent: Entity, new: str) -> bool:
         return True
     distinctive = _distinctive(ent, [ent.surface[a:b] for a, b in old_parts])
     for i, ((a, b), (c, d)) in enumerate(zip(old_parts, new_parts, strict=True)):
-        if norm(ent.surface[a:b]) != norm(new[c:d]):
+        if norm(ent.surface[a:b]) != norm(new[c:d]) and _title_own(ent, ent.surface[a:b], i):
+            table.own.setdefault(ent.key, {})[norm(ent.surface[a:b])] = new[c:d]
+        elif norm(ent.surface[a:b]) != norm(new[c:d]):
             known = table.part_map.get(norm(ent.surface[a:b]))
             if known is None or norm(known) != norm(new[c:d]) or known.isupper():  # "Conie" of "Rai DMB", not the
                 table.part_map[norm(ent.surface[a:b])] = new[c:d]  # "CONIE" of "RAI": each mention styles the part
@@ -430,9 +438,10 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
         table.forced.add(norm(words[first]))
     for i in replace:
         key = norm(words[i])
-        if key in table.part_map:
-            continue
         w = words[i]
+        own = _title_own(ent, w, i)
+        if key in table.part_map and not own or key in table.own.get(ent.key, {}):
+            continue
         if _DOTTED.fullmatch(w):  # "U.S." -> "K.R."
             table.part_map[key] = ".".join(invent("acronym", w.replace(".", ""))) + "."
             continue
@@ -450,8 +459,17 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
         if ent.label == "TERM":  # a term found only in the plural ("ambulatories") stays one; a singular
             new = new.rstrip("s") or new  # gets its plural by the original's ending: no "ancies" + "s"
             new += "s" if PLURAL.search(w) else ""
-        table.part_map[key] = new
+        if own:
+            table.own.setdefault(ent.key, {})[key] = new
+        else:
+            table.part_map[key] = new
     return True
+
+
+def _title_own(ent: Entity, word: str, i: int) -> bool:
+    """True for a word of a title that other names keep (a designator, title or stop word: "Sea", "Brothers",
+    "Show"): it changes in that title only."""
+    return ent.label == "TITLE" and (_kept(word, i == 0) or never_name(word))
 
 
 _WORD_NOT_NAME = 5.2
