@@ -210,3 +210,16 @@ def test_a_title_changes_words_other_names_keep_in_that_title_only() -> None:
     table = build_table(found, make)
     assert "Show" not in table.compose("Best in Show") and table.compose("Crufts Dog Show").endswith(" Show")
     assert "Sea" not in table.compose("The Old Man and the Sea") and table.compose("Red Sea").endswith(" Sea")
+
+
+def test_a_title_ends_before_a_name_after_a_preposition_but_not_after_of() -> None:
+    text = "The novel Dracula by Bram Stoker and the film Return of the Jedi came out."
+    stoker = (text.index("Bram"), text.index("Stoker") + 6)
+    jedi = (text.index("Jedi"), text.index("Jedi") + 4)
+    assert titles(text, [stoker, jedi]) == ["Dracula", "Return of the Jedi"]
+
+
+def test_the_subject_of_a_lead_sentence_is_a_title_whole() -> None:
+    text = "Crisis on Infinite Earths was a novel released in the winter."
+    earths = (text.index("Infinite"), text.index("Earths") + 6)
+    assert titles(text, [earths]) == ["Crisis on Infinite Earths"]

@@ -467,9 +467,10 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
 
 
 def _title_own(ent: Entity, word: str, i: int) -> bool:
-    """True for a word of a title that other names keep (a designator, title or stop word: "Sea", "Brothers",
-    "Show"): it changes in that title only."""
-    return ent.label == "TITLE" and (_kept(word, i == 0) or never_name(word))
+    """True for a word of a title of two words or more that other names keep (a designator, title or stop word: "Sea",
+    "Brothers", "Show"): it changes in that title only. A title of one such word ("Crisis") changes it everywhere, or
+    the word would be left of the title in another name ("Crisis on Infinite Earths")."""
+    return ent.label == "TITLE" and (_kept(word, i == 0) or never_name(word)) and len(parts(ent.surface)) > 1
 
 
 _WORD_NOT_NAME = 5.2

@@ -43,6 +43,8 @@ _SMALL = frozenset("a an the of in on at to for from by with and or nor but as i
                    "it its my your our their his her me you we they i he she this that what who why how when where "
                    "not no all up down out off my".split())
 """Function words a title writes in lower case ("Brothers in Arms", "Houses of the Holy")."""
+_JOINING = frozenset("of and or the a an".split())
+"""Function words that join a name to a title rather than start a phrase after it ("Return of the Jedi")."""
 _QUOTED = re.compile(r"(?:^|(?<=[\s(\[|]))(\"|“|'')(?=[A-Z0-9])")
 """An opening quotation mark before a capital or digit."""
 _OPENS = re.compile(r"(?:^|[.!?]\s+|\n\s*|[:;]\s+)[\"“‘(]*$")
@@ -61,25 +63,27 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
     A title takes the place of a mention of ordinary words that is the whole title (NER's person "Love Story" of "Love
     Story is a 1970 film") or a part of it ("Cold Blood" of "In Cold Blood", "Big Chair" of "Songs from the Big
     Chair"); a name is no title ("the film Jack Nicholson starred in"), and a name inside a title stays a name of its
-    own ("Harry Potter" of "Harry Potter and the Goblet of Fire"). A title ends before a name after a function word
-    ("the album Thriller in Europe"), and where a name begins before it or runs on past its end."""
+    own ("Harry Potter" of "Harry Potter and the Goblet of Fire", "Jedi" of "Return of the Jedi"). A title after the
+    word for its kind ends before a name after a preposition ("the album Thriller in Europe", "the novel Dracula by
+    Bram Stoker"; a lead sentence's subject and a quotation are a title whole: "Crisis on Infinite Earths was a
+    novel"), and a title is none where a name begins before it or runs on past its end."""
     runs = []
     for m in _WORK.finditer(text):
         if m[0][:1].isupper() and m[0][:2] not in ("EP", "LP"):
             continue  # "| Film |", "The Book of ...": a column's name, a title's own word
-        runs.append((_run(text, m.end(), _QUOTES.get(m[1]) if m[1] else None), "TITLE"))
+        runs.append((_run(text, m.end(), _QUOTES.get(m[1]) if m[1] else None), "TITLE", True))
     for m in _LEAD.finditer(text):
         start = _sentence_start(text, m.start())
         words = _run(text, start, None, m.start()) if start is not None else []
         if words and words[-1][1] == m.start():
-            runs.append((words, "TITLE"))
+            runs.append((words, "TITLE", False))  # the whole subject: "Crisis on Infinite Earths was a novel"
     for m in _QUOTED.finditer(text):  # "Hide and Seek", "My Hero Academia: Two Heroes"
         words = _run(text, m.end(), _QUOTES[m[1]])
         if sum(text[a].isupper() and not never_name(text[a:b]) for a, b in words) >= 2:
-            runs.append((words, "WORK_OF_ART"))
+            runs.append((words, "WORK_OF_ART", False))
     titles: dict[tuple[int, int], Mention] = {}
     taken: set[tuple[int, int]] = set()
-    for words, label in runs:
+    for words, label, open_end in runs:
         if label not in labels:
             continue
         inside = []
@@ -88,8 +92,11 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
             if i is None:
                 continue
             plain = all(never_name(w) or ordinary(w) and is_word(w) for w in text[s:e].split())  # not "Europe"
-            if s < words[i][0] or e > words[-1][1] or (i and text[words[i - 1][0]].islower() and not plain):
+            before = text[slice(*words[i - 1])] if i else ""
+            if s < words[i][0] or e > words[-1][1] or (open_end and before.islower() and before not in _JOINING
+                                                        and not plain):
                 words = words[:i]  # a name running on; "the album Thriller in Europe", not "Songs from the Big Chair"
+                # nor "Return of the Jedi"
                 break
             inside.append((s, e, plain))
         span = _title(text, words)
