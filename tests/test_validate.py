@@ -112,9 +112,9 @@ def test_audit_files(cli, tmp_path: Path) -> None:
     result = cli("validate", "m.jsonl")
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
-        "error: m.jsonl: record 2: field entities/0/type: 'CITY' is not one of ['PERSON', 'NORP', 'FAC', 'ORG', "
-        "'GPE', 'LOC', 'PRODUCT', 'EVENT', 'WORK_OF_ART', 'LAW', 'LANGUAGE', 'PROPN', 'TAXON', 'SCRIPT', 'CURRENCY', "
-        "'TERM']",
+        "error: m.jsonl: record 2: field entities/0/type: 'CITY' is not one of ['PERSON', 'TITLE', 'NORP', 'FAC', "
+        "'ORG', 'GPE', 'LOC', 'PRODUCT', 'EVENT', 'WORK_OF_ART', 'LAW', 'LANGUAGE', 'PROPN', 'TAXON', 'SCRIPT', "
+        "'CURRENCY', 'TERM']",
         "error: m.jsonl: record 2: field status: 'done' is not one of ['substituted', 'repaired', 'excluded']"]
     (tmp_path / "m.jsonl").write_text(json.dumps(good) + "\n", encoding="utf-8")
     assert cli("validate", "m.jsonl").output == "m.jsonl: valid mapping (1 instance records)\n"
