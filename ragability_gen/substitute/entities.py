@@ -508,7 +508,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if len(words) == 1 and label not in ("NORP", "LANGUAGE") and demonym_or_language(words[0]):
             label = "NORP"  # "Ancient Egyptians" (ORG) without "Ancient" are a people, named as one
         content = [w for w in words if not _kept(w, False)]
-        if not content and label in _DESIGNATED and _place_of_designators(text, ps, is_name):
+        if not content and (label in _DESIGNATED or label == "ORG" and words[-1].casefold() in LAND) \
+                and _place_of_designators(text, ps, is_name):
             # "the United States", "the Northern Territory's coroner", "Central Park": a place whose words are all
             # designators is still one place (its first word changes, see ``mapping``)
             out.append(Mention(field_name, s, e, text[s:e], label))
@@ -602,6 +603,12 @@ def opening_word(text: str, start: int, end: int, rest: Sequence[str], classes: 
         not ordinary(r) or nationality(r) for r in rest if r[:1].isupper())
 
 
+LAND = frozenset("""sea ocean river lake bay gulf strait island islands isle mountain mountains mount valley desert
+    forest park peninsula cape coast canal falls creek glacier plain plains basin glen heights springs beach ridge
+    marsh canyon dam reservoir""".split())
+"""Designators of a piece of land or water: an organisation NER finds whose words are all designators, the last one
+of these, is a place ("the National Forest", "Royal National Park"), and so is a proper noun of an ordinary word before
+one ("the New York City/Long Island area")."""
 _DESIGNATED = ("GPE", "LOC", "FAC", "WORK_OF_ART", "PERSON")
 """Labels under which a name of designators alone is a place or a title ("Abbey Road", which NER may call a person)."""
 
@@ -613,6 +620,14 @@ def designators_only(words: Sequence[str]) -> bool:
     low = [w.casefold() for w in words]
     return (len(low) >= 2 and all(w in GENERIC or w in FUNCTION or w in TITLES for w in low)
             and any(w in GENERIC and w not in POSITIONS for w in low))
+
+
+def _named_land(text: str, ps: Sequence[tuple[int, int]], is_name: NameTest) -> bool:
+    """True for two capitalised words or more, the last a designator of land or water (``LAND``), the first a name
+    where it stands and opening no sentence: "Long Island" that NER missed after "New York City/"."""
+    words = [text[a:b] for a, b in ps]
+    return (len(words) >= 2 and words[-1].casefold() in LAND and all(w[:1].isupper() for w in words)
+            and not sentence_start(text, ps[0][0]) and is_name(ps[0][0]))
 
 
 def _place_of_designators(text: str, ps: Sequence[tuple[int, int]], is_name: NameTest) -> bool:
@@ -757,6 +772,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
                 or len(words) == 1 and short_month(text, s, e)
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
                 or all(ordinary(w) and not _known_place(w) and not is_region(w) for w in content)
+                and not _named_land(text, ps, is_name)
                 or label_words(words, text, s, e)):
             continue
         if is_name(s) or (len(words) > 1 and not ordinary(words[0]) and not is_word(words[0].lower())
