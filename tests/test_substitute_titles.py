@@ -6,14 +6,14 @@ import random
 import re
 
 import pytest
-from faker import Faker
+from test_substitute_names import maker
 
 from ragability_gen import Answer, Context, Instance, substitute_instances
 from ragability_gen.substitute import nlp
 from ragability_gen.substitute.english import english_word, readings
 from ragability_gen.substitute.entities import Mention
 from ragability_gen.substitute.mapping import build_table
-from ragability_gen.substitute.names import invent, is_common
+from ragability_gen.substitute.names import is_common
 from ragability_gen.substitute.titles import title_mentions
 
 
@@ -124,16 +124,7 @@ def test_a_name_is_no_title() -> None:
 
 
 def compose(title: str, label: str = "TITLE") -> str:
-    fake = Faker("en_US")
-    fake.seed_instance(3)
-    taken: set[str] = set()
-
-    def make(style: str, original: str) -> str:
-        new = invent(fake, style, original, taken)
-        taken.add(new.lower())
-        return new
-
-    return build_table([Mention("contexts/1", 0, len(title), title, label)], make).compose(title)
+    return build_table([Mention("contexts/1", 0, len(title), title, label)], maker(3)).compose(title)
 
 
 @pytest.mark.parametrize("title, kept, changed", [
@@ -194,20 +185,11 @@ def test_content_words_of_the_stop_list_change_in_a_title() -> None:
 
 
 def test_a_title_changes_words_other_names_keep_in_that_title_only() -> None:
-    fake = Faker("en_US")
-    fake.seed_instance(3)
-    taken: set[str] = set()
-
-    def make(style: str, original: str) -> str:
-        new = invent(fake, style, original, taken)
-        taken.add(new.lower())
-        return new
-
     found = [Mention("contexts/1", 0, 12, "Best in Show", "TITLE"),
              Mention("contexts/1", 20, 35, "Crufts Dog Show", "ORG"),
              Mention("contexts/1", 40, 63, "The Old Man and the Sea", "TITLE"),
              Mention("contexts/1", 70, 77, "Red Sea", "LOC")]
-    table = build_table(found, make)
+    table = build_table(found, maker(3))
     assert "Show" not in table.compose("Best in Show") and table.compose("Crufts Dog Show").endswith(" Show")
     assert "Sea" not in table.compose("The Old Man and the Sea") and table.compose("Red Sea").endswith(" Sea")
 
