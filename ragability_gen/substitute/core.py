@@ -402,10 +402,15 @@ class _Group:
                  for m in _not_quoted_words(t, mentions(first_field[t], t, infos[t].ents, infos[t].capitals,
                                                         self.is_name[t], labels), here)]
         if "TITLE" in labels or "WORK_OF_ART" in labels:
+            by_field: dict[str, list[tuple[int, int]]] = {}
+            for m in found:
+                by_field.setdefault(m.field, []).append((m.start, m.end))
+            titles, taken = [], set()
             for t in self.texts:
-                here = [m for m in found if m.field == first_field[t]]
-                titles, taken = title_mentions(first_field[t], t, [(m.start, m.end) for m in here], labels)
-                found = [m for m in found if m.field != first_field[t] or (m.start, m.end) not in taken] + titles
+                here, gone = title_mentions(first_field[t], t, by_field.get(first_field[t], []), labels)
+                titles += here
+                taken |= {(first_field[t], a, b) for a, b in gone}
+            found = [m for m in found if (m.field, m.start, m.end) not in taken] + titles
         for row in rows if "PROPN" in labels else ():  # NER does not read metadata: a title's rare words
             for key, value in row.metadata.items():  # ("Argentovaria") are names too
                 found += [Mention(f"metadata/{key}", m.start(), m.end(), m[0], "PROPN")

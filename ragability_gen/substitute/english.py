@@ -70,6 +70,16 @@ def _pool() -> dict[frozenset[Reading], tuple[str, ...]]:
     return {k: tuple(v) for k, v in pool.items()}
 
 
+@cache
+def _by_reading() -> dict[Reading, tuple[str, ...]]:
+    """The pool by each single reading, in the pool's order: the words sharing an original's first reading."""
+    out: dict[Reading, list[str]] = {}
+    for found, words in _pool().items():
+        for reading in found:
+            out.setdefault(reading, []).extend(words)
+    return {k: tuple(v) for k, v in out.items()}
+
+
 def known(word: str) -> bool:
     """True for a word lemminflect's English lexicon holds as a noun, verb, adjective or adverb ("greatest",
     "shrugged", which an old dictionary's entries miss)."""
@@ -93,7 +103,7 @@ def english_word(rng: Any, original: str, taken: Collection[str]) -> str | None:
         return None
     pool = _pool()
     first = min(found, key=lambda r: (_UPOS.index(r[0]), r[1]))
-    for candidates in (pool.get(found, ()), [w for k, ws in pool.items() if first in k for w in ws]):
+    for candidates in (pool.get(found, ()), _by_reading().get(first, ())):
         fitting = [w for w in candidates if w != low and w not in taken]
         same_start = [w for w in fitting if (w[0] in _VOWELS) == (low[:1] in _VOWELS)]
         if same_start or fitting:

@@ -385,9 +385,11 @@ def _fix(table: Table, ent: Entity, new: str) -> bool:
         return True
     distinctive = _distinctive(ent, [ent.surface[a:b] for a, b in old_parts])
     for i, ((a, b), (c, d)) in enumerate(zip(old_parts, new_parts, strict=True)):
-        if norm(ent.surface[a:b]) != norm(new[c:d]) and _title_own(ent, ent.surface[a:b], i):
+        if norm(ent.surface[a:b]) == norm(new[c:d]):
+            continue
+        if _title_own(ent, ent.surface[a:b], i):
             table.own.setdefault(ent.key, {})[norm(ent.surface[a:b])] = new[c:d]
-        elif norm(ent.surface[a:b]) != norm(new[c:d]):
+        else:
             known = table.part_map.get(norm(ent.surface[a:b]))
             if known is None or norm(known) != norm(new[c:d]) or known.isupper():  # "Conie" of "Rai DMB", not the
                 table.part_map[norm(ent.surface[a:b])] = new[c:d]  # "CONIE" of "RAI": each mention styles the part

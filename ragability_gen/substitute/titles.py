@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from .entities import Mention, ordinary
+from .entities import _POSSESSIVE, Mention, ordinary
 from .names import is_word
 from .words import never_name
 
@@ -38,7 +38,6 @@ _LEAD = re.compile(r"[ \t]+(?:is|was|are|were)[ \t]+(?:a|an|the)[ \t]+"
                    + "|".join(WORKS) + r")(?![\w'’-])")
 """What follows the subject of a lead sentence about a work: "is the fifth studio album by ..."."""
 _TOKEN = re.compile(r"[^\W_][\w'’.-]*")
-_POSSESSIVE = re.compile(r"['’]s$")
 _SMALL = frozenset("a an the of in on at to for from by with and or nor but as into over under is are was were be "
                    "it its my your our their his her me you we they i he she this that what who why how when where "
                    "not no all up down out off my".split())
