@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from ragability_gen.substitute.entities import Mention, parts, short_month, styled, trim
 from ragability_gen.substitute.mapping import build_table
-from ragability_gen.substitute.names import STYLES, invent, is_common, is_real
+from ragability_gen.substitute.names import STYLES, invent, is_common, is_real, is_word
 from ragability_gen.substitute.rewrite import rewrite, word_in
 from ragability_gen.substitute.words import cell_span, header_row
 
@@ -131,7 +131,8 @@ def test_a_common_word_alone_changes_only_where_it_is_a_name() -> None:
     assert new == f"Will {peace} signed. Peace returned, and the {peace} Council met in peace."
 
 
-WORD = st.text(alphabet="bcdfghklmnprstvz", min_size=2, max_size=4).map(lambda w: w + "ora")
+WORD = st.text(alphabet="bcdfghklmnprstvz", min_size=2, max_size=4).map(lambda w: w + "ora").filter(
+    lambda w: not is_word(w))  # a name; "flora" in lower case is the word (see the test below)
 
 
 @settings(max_examples=60, deadline=None)
@@ -159,6 +160,25 @@ def test_every_mention_gets_the_same_fantasy(names: list[list[str]], uses: list[
                 assert {"title": fantasy, "upper": fantasy.upper(), "lower": fantasy.lower(),
                         "poss": fantasy + "'s"}[how] in new
     assert len({table.compose(s) for s in surfaces}) == len(surfaces)
+
+
+@pytest.mark.parametrize("name,label", [("Flora", "PERSON"), ("Bull", "ORG"), ("Archipelago", "LOC")])
+def test_a_name_of_one_dictionary_word_is_the_word_in_lower_case(name: str, label: str) -> None:
+    """In a text with capitals the lower-case word is the word ("a bull"); in a text without, it is the name."""
+    intro = f"We met {name} there."
+    table = build_table([mention(intro, name, label)], maker(0))
+    new = table.compose(name)
+    assert new != name
+    assert rewrite(f"{intro} Later: {name.upper()}, a {name.lower()}.", table, [], None, None).new == (
+        f"We met {new} there. Later: {new.upper()}, a {name.lower()}.")
+    assert rewrite(f"who met {name.lower()}?", table, [], None, None).new == f"who met {new.lower()}?"
+
+
+def test_a_place_the_lists_know_is_the_place_in_lower_case_too() -> None:
+    intro = "His ship reached Chile in March."
+    table = build_table([mention(intro, "Chile", "GPE")], maker(0))
+    new = table.compose("Chile")
+    assert rewrite("When did his ship reach chile?", table, [], None, None).new == f"When did his ship reach {new.lower()}?"
 
 
 def test_an_initialism_never_gets_its_own_letters_back() -> None:

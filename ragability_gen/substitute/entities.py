@@ -275,7 +275,7 @@ def written_words(candidates: Iterable[str], texts: Sequence[str]) -> set[str]:
     for w in candidates:
         if len(w) <= 2 or not (w[:1].isupper() and w[1:].islower() and w.isalpha()):
             continue
-        if not is_word(w.lower()) or is_given_name(w) or is_place_name(w) or _known_place(w):
+        if not is_word(w.lower()) or is_given_name(w) or is_place_name(w) or known_place(w):
             continue
         if not any(whole_word(w.lower()).search(t) for t in texts):
             continue
@@ -298,7 +298,7 @@ def _column_word(word: str) -> bool:
         return True  # "| Month | Jan | Feb | Mar |"
     if word.isupper() and len(word) <= 4 and not is_common(word, VERY_COMMON_ZIPF):
         return False  # a code: "| Peak chart positions GER |" ("| DATE |", "| TEAM |" are words)
-    return country_of(word) is None and not _known_place(word) and (
+    return country_of(word) is None and not known_place(word) and (
         is_word(word) or is_common(word) and not is_known_name(word) and not capitalised_only(word))
 
 
@@ -309,7 +309,7 @@ def _plain_key(word: str) -> bool:
     "title | Bridgeport, Connecticut", reads as one."""
     return (len(word) >= 3 and word.isalpha() and word[:1].isupper() and word[1:].islower()
             and country_of(word) is None and not (is_known_name(word) or is_given_name(word) or is_place_name(word)
-                                                  or _known_place(word) or capitalised_only(word)))
+                                                  or known_place(word) or capitalised_only(word)))
 
 
 def _column_word_at(text: str, start: int, end: int) -> bool:
@@ -398,10 +398,10 @@ def label_words(words: Sequence[str], text: str, start: int, end: int, named: bo
         return not any(is_known_name(w) and not is_word(w.lower()) for w in words)
     if (row_bracket(text, start, end) and not named
             and not any(m[0].casefold() in GENERIC for m in _PART.finditer(text, start, end))
-            and all(is_word(w.lower()) and is_common(w, TERM_ZIPF) and not _known_place(w) for w in words)):
+            and all(is_word(w.lower()) and is_common(w, TERM_ZIPF) and not known_place(w) for w in words)):
         return True  # "| 10-15 minutes (Rush Hour) |": dictionary words qualifying a cell's value, no designator
     if not all(ordinary(w) for w in words) or named or any(
-            _known_place(w) or is_known_name(w) and not is_word(w) for w in words):
+            known_place(w) or is_known_name(w) and not is_word(w) for w in words):
         return False
     if label_cell(text, start, end):
         return True
@@ -568,7 +568,7 @@ def _nationality_in(text: str, ps: Sequence[tuple[int, int]]) -> int | None:
     if not ps or not in_row(text, ps[0][0]):
         return None
     words = [text[a:b] for a, b in ps]
-    found = [i for i, w in enumerate(words) if demonym_or_language(w) and not _known_place(w)]
+    found = [i for i, w in enumerate(words) if demonym_or_language(w) and not known_place(w)]
     if len(found) != 1 or not 2 <= len(words) <= 3:
         return None
     return found[0] if all(i == found[0] or not w[:1].isupper() or is_common(w, VERY_COMMON_ZIPF)
@@ -645,7 +645,7 @@ def _place_of_designators(text: str, ps: Sequence[tuple[int, int]], is_name: Nam
 _WORD_BEFORE = re.compile(r"(?<![\w'’.-])[^\W\d_][^\W\d_'’-]+ $")
 
 
-def _known_place(word: str) -> bool:
+def known_place(word: str) -> bool:
     """True for a country, capital, province or state ``countryinfo`` knows by this one word ("Jordan", "London",
     "Texas"): a name that NER missed is one although English uses it often."""
     return word[1:].islower() and word in place_names()
@@ -771,7 +771,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
                 or len(words) == 1 and short_month(text, s, e)
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
-                or all(ordinary(w) and not _known_place(w) and not is_region(w) for w in content)
+                or all(ordinary(w) and not known_place(w) and not is_region(w) for w in content)
                 and not _named_land(text, ps, is_name)
                 or label_words(words, text, s, e)):
             continue

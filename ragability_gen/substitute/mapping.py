@@ -49,6 +49,7 @@ from .entities import (
     column_cell,
     column_words_at,
     dated,
+    known_place,
     norm,
     ordinary,
     parts,
@@ -95,7 +96,9 @@ class Table:
         part_map: Normalised original part -> invented part.
         forced: Keys of generic parts replaced only because a name had no other part (not aliases).
         aliases: Alias text -> (entity key, mode). Modes: "full" (an entity string, any case), "exact" (an
-            entity string of ordinary words, as written or in capitals: "London" but not "london"), "surname",
+            entity string of ordinary words, as written or in capitals: "London" but not "london"), "word" (an
+            entity string of one dictionary word, as written or in capitals, and in any case in a text with no
+            capital: "Bull", "victoria"; see ``_word_name``), "surname",
             "part" (another part, not a common word) and "proper" (a part that is a common word: only
             where it is a name by ``NameTest``); all but "full" match as written or in capitals.
         regex: Every alias, for ``matches``.
@@ -335,6 +338,10 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
                 for variant in (shape(s), shape(s).upper()):  # "London", never "london"; "Turkey", not "turkey"
                     table.aliases.setdefault(variant, (ent.key, "exact"))
                 continue
+            if _word_name(s, ent.label):  # "Bull" a name, "a bull" a word
+                for variant in (shape(s), shape(s).upper()):
+                    table.aliases.setdefault(variant, (ent.key, "word"))
+                continue
             table.aliases[norm(s)] = (ent.key, "full")
             spelled.setdefault(norm(s), s)
     for ent in ranked:
@@ -355,12 +362,23 @@ def _add_lowered(table: Table) -> None:
     for ("reba", "new york"; not "will", "turkey" or the title "love me"), in any case."""
     for alias, (key, mode) in table.aliases.items():
         words = alias.split()
-        if mode == "full" or (mode != "proper" and (len(words) >= 3 or not all(is_word(w) for w in words))):
+        if mode in ("full", "word") or (mode != "proper" and (len(words) >= 3 or not all(is_word(w) for w in words))):
             table.lowered.setdefault(norm(alias), (key, mode))
     if table.lowered:
         alts = sorted(table.lowered, key=lambda a: (-len(a), a))
         table.lower_regex = re.compile(WORD_START + "(?P<name>" + "|".join(map(alias_pattern, alts))
                                        + r")(?P<suffix>(?:e?s)?)" + WORD_END, re.IGNORECASE)
+
+
+def _word_name(surface: str, label: str) -> bool:
+    """True for an entity string of one capitalised word that the dictionary also writes in lower case and the name
+    lists know ("Bull", "Grey", "Archipelago"): in a text with capitals its lower-case form is the word ("a bull",
+    "silver-grey", "the biggest island in the archipelago") and stays; in a text without, it is the name. Not a
+    country or other place ``known_place`` knows, unless a person's name: "When did his ship reach chile?" asks about
+    the country."""
+    if label in _WORDS_ARE_NAMES or not surface[:1].isupper() or len(parts(surface)) != 1:
+        return False
+    return is_word(surface) and (label == "PERSON" or not known_place(surface))
 
 
 def _exact(surface: str, label: str) -> bool:
@@ -556,7 +574,7 @@ def _link_initialisms(table: Table) -> None:
                 break
 
 
-_RANK = {"exact": 0, "surname": 0, "part": 1, "proper": 2}
+_RANK = {"exact": 0, "word": 0, "surname": 0, "part": 1, "proper": 2}
 
 
 def _add_partial_aliases(table: Table, ent: Entity) -> None:
