@@ -9,11 +9,11 @@ from faker import Faker
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragability_gen.substitute.entities import Mention, parts, short_month, styled, trim
+from ragability_gen.substitute.entities import Mention, opens_plain_cell, parts, short_month, styled, trim
 from ragability_gen.substitute.mapping import build_table
 from ragability_gen.substitute.names import STYLES, invent, is_common, is_real, is_word
 from ragability_gen.substitute.rewrite import rewrite, word_in
-from ragability_gen.substitute.words import cell_span, header_row
+from ragability_gen.substitute.words import cell_span, column_cells, header_row
 
 
 def maker(seed: int = 1, taken: set[str] | None = None):
@@ -178,7 +178,8 @@ def test_a_place_the_lists_know_is_the_place_in_lower_case_too() -> None:
     intro = "His ship reached Chile in March."
     table = build_table([mention(intro, "Chile", "GPE")], maker(0))
     new = table.compose("Chile")
-    assert rewrite("When did his ship reach chile?", table, [], None, None).new == f"When did his ship reach {new.lower()}?"
+    question = rewrite("When did his ship reach chile?", table, [], None, None).new
+    assert question == f"When did his ship reach {new.lower()}?"
 
 
 def test_an_initialism_never_gets_its_own_letters_back() -> None:
@@ -461,6 +462,29 @@ def test_a_cell_span_is_the_trimmed_cell_or_the_span_itself() -> None:
     assert text[slice(*cell_span(text, start, start + 3))] == "Direct War Losses"
     prose = "The Direct War Losses were high."
     assert cell_span(prose, 11, 14) == (11, 14)
+
+
+def test_a_column_is_the_same_cell_of_the_rows_of_its_block() -> None:
+    text = ("Intro line.\n| Year | Surface | Opponent |\n| 2001 | *Clay* | Ivo Marr |\n| 2002 | Hard | Ola Ness |\n"
+            "Year\tSurface\n2003\tGrass")
+    start = text.index("Clay")
+    assert [text[a:b] for a, b in column_cells(text, start, start + 4)] == ["Surface", "Clay", "Hard"]
+    start = text.index("Grass")
+    assert [text[a:b] for a, b in column_cells(text, start, start + 5)] == ["Surface", "Grass"]
+    assert column_cells(text, 0, 5) == []
+
+
+@pytest.mark.parametrize("column, expected", [
+    (["Hard", "Clay", "Grass", "Carpet"], True),  # a court's surface: "Clay" is a word here
+    (["Smith", "Clay", "Baker", "Young"], False),  # family names
+    (["Hard", "Clay", "Hard"], False),  # one other word only
+    (["Ivo Marr", "Clay", "Grass", "Ola Ness", "Ed Roe"], False),  # most cells hold names
+    (["NY", "Clay", "PA", "TX"], False),  # codes of states
+])
+def test_a_dictionary_word_filling_its_cell_among_categories_is_no_name(column: list[str], expected: bool) -> None:
+    text = "Rank | Value\n" + "\n".join(f"{i} | {w}" for i, w in enumerate(column, 1))
+    start = text.index("| Clay") + 2
+    assert opens_plain_cell(text, start, start + 4) is expected
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -30,6 +30,7 @@ from .places import country_of, demonym_or_language, nationality, place_names
 from .words import (
     MARKS,
     cell_span,
+    column_cells,
     header_row,
     in_row,
     key_cell,
@@ -501,6 +502,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if label not in ("NORP", "LANGUAGE") and (i := _nationality_in(text, ps)) is not None:
             (s, e), label = ps[i], "NORP"  # "| Debut Hindi Film |": a language before ordinary words, no name of them
             ps, words = [ps[i]], [words[i]]
+        if _SEASON.match(text, s) and all(w.isdigit() or w.casefold() == "of" for w in words[1:]):
+            continue  # "born in the Fall of 1974": a date
         if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or _kept(words[0], True) or unit_at(text, s, e)
                                 or short_month(text, s, e)
                                 or _NUMBERED.match(text, e) is not None and len(words[0]) <= 4):  # "Op. 125"
@@ -553,11 +556,25 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
 
 def opens_plain_cell(text: str, start: int, end: int) -> bool:
     """True for a dictionary word (no proper entry or known name) opening a table cell whose other words are all in
-    lower case: "| Discus throw |", "| Yellowish brown |" name no one."""
+    lower case: "| Discus throw |", "| Yellowish brown |" name no one; or for a dictionary word filling its cell in a
+    column of ordinary words (``plain_column``: "| Clay |" below "| Hard |" and "| Grass |", a court's surface)."""
     a, b = cell_span(text, start, end)
     word = text[start:end]
+    if (a, b) == (start, end):
+        return word[1:].islower() and is_word(word) and plain_column(text, start, end)
     return (a == start and b > end and text[end:b].strip() != "" and not any(c.isupper() for c in text[end:b])
             and is_word(word) and not is_proper_entry(word) and not is_known_name(word))
+
+
+def plain_column(text: str, start: int, end: int) -> bool:
+    """True when the cell ``text[start:end]`` stands in a column whose other cells below its first (a header, where the
+    table has one), at least half of those that hold words, are single ordinary words that are no known names or
+    codes, two different ones at least: categories ("Hard", "Grass", "Carpet"), not names ("Smith", "Baker") or
+    codes ("NY", "PA")."""
+    others = [text[a:b] for a, b in column_cells(text, start, end)[1:]
+              if (a, b) != (start, end) and any(c.isalpha() for c in text[a:b])]
+    plain = [w for w in others if _PART.fullmatch(w) and w[1:].islower() and ordinary(w) and not is_known_name(w)]
+    return len(set(plain)) >= 2 and 2 * len(plain) >= len(others)
 
 
 def _nationality_in(text: str, ps: Sequence[tuple[int, int]]) -> int | None:
@@ -694,6 +711,8 @@ def _pieces(text: str, start: int, end: int, label: str) -> list[tuple[int, int,
     return [(a, b, label) for a, b in zip(edges[::2], edges[1::2], strict=True) if a < b]
 
 
+_SEASON = re.compile(r"(?i)(?:spring|summer|fall|autumn|winter)(?:[ \t]+of)?[ \t]+\d")
+"""A season that dates something: "in the Fall of 1974", "Summer 2012"."""
 _NUMBERED = re.compile(r"\.[ \t]*\d")
 """What follows an abbreviation that numbers something: "Op. 125", "Vol. 2", "Fig. 3"."""
 _NUMBER_AFTER = re.compile(r"[ \t]*,?[ \t]*\d")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import cache, lru_cache
-from itertools import groupby
+from itertools import groupby, pairwise
 
 _ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
              "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth hundredth thousandth "
@@ -163,6 +163,44 @@ def header_row(text: str, start: int, end: int) -> bool:
 def row_cells(line: str) -> list[str]:
     """The cells of a table row, without the empty ones its outer bars make ("| Born | 1852 |")."""
     return ROW.split(line.strip().strip("|").strip())
+
+
+def column_cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of the cells in the column of the cell that holds ``text[start:end]``, its own among them: the same
+    cell of each row around it with as many cells (a table's block of lines), trimmed as ``cell_span`` trims; [] where
+    no row holds it."""
+    rows = _rows(text)
+    line = text.count("\n", 0, start)
+    if rows[line] is None or ROW.search(text, start, end):
+        return []
+    index = next(i for i, (a, b) in enumerate(rows[line]) if a <= start and end <= b)
+    width, first, last = len(rows[line]), line, line
+    while first > 0 and rows[first - 1] is not None and len(rows[first - 1]) == width:
+        first -= 1
+    while last + 1 < len(rows) and rows[last + 1] is not None and len(rows[last + 1]) == width:
+        last += 1
+    return [cell_span(text, *rows[i][index]) for i in range(first, last + 1)]
+
+
+@lru_cache(maxsize=256)
+def _rows(text: str) -> tuple[tuple[tuple[int, int], ...] | None, ...]:
+    """The cells of each line of ``text`` as spans, without the empty ones its outer bars make, or None for a line
+    that is no table row."""
+    out: list[tuple[tuple[int, int], ...] | None] = []
+    at = 0
+    for line in text.split("\n"):
+        if ROW.search(line) is None:
+            out.append(None)
+        else:
+            bounds = [-1] + [m.start() for m in ROW.finditer(line)] + [len(line)]
+            cells = [(at + a + 1, at + b) for a, b in pairwise(bounds)]
+            if line.lstrip().startswith("|"):
+                cells = cells[1:]
+            if line.rstrip().endswith("|") and len(line.strip()) > 1:
+                cells = cells[:-1]
+            out.append(tuple(cells))
+        at += len(line) + 1
+    return tuple(out)
 
 
 def key_column(text: str, line_start: int) -> tuple[str, ...]:
