@@ -90,7 +90,8 @@ GENERIC = frozenset("""
     weekly daily express superfast times post news press review journal gazette herald tribune chronicle magazine
     radio television network studios orchestra choir ensemble
     war battle siege treaty act law convention agreement accord conference revolution rebellion uprising campaign
-    expedition crisis championship championships cup final games festival award prize tournament marathon derby
+    expedition crisis championship championships cup final games festival award prize medal trophy tournament
+    marathon derby
     open time bill code charter constitution amendment statute decree edict resolution directive regulation
     rms hms uss ss mv hmas
     article section chapter clause paragraph part volume appendix annex figure verse episode season
@@ -99,9 +100,15 @@ GENERIC = frozenset("""
     glaciers basins ridges canyons dams cities towns villages counties provinces districts regions republics
     kingdoms empires territories streets roads avenues squares bridges towers castles forts palaces churches
     temples mosques museums stations schools colleges universities wars battles treaties prizes festivals
-    tournaments cups series
+    tournaments cups series medals trophies
     """.split())
 """Designators kept as they are inside names ("RMS Lusitania", "Tobolsk Viceroyalty", "Free City of Oskel")."""
+AWARDS = frozenset("award awards prize prizes medal medals trophy trophies cup cups".split())
+"""Designators of awards: an award's name changes, its field stays ("Nobel Prize in Physics", see ``mapping``)."""
+HEADS = frozenset("government governments test".split())
+"""Words that close a name as designators do where another word names it ("Queensland Government", "Sydney Test"),
+and change where they open it ("Government College University", see ``mapping``); alone they name nothing ("the
+Government will wait", "the Test starts")."""
 POSITIONS = frozenset("north south east west northern southern eastern western central upper lower middle new old "
                       "great little".split())
 """The designators that tell a compass point or position: "North-East" and "Upper West" name no one place."""
@@ -504,7 +511,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             ps, words = [ps[i]], [words[i]]
         if _SEASON.match(text, s) and all(w.isdigit() or w.casefold() == "of" for w in words[1:]):
             continue  # "born in the Fall of 1974": a date
-        if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or _kept(words[0], True) or unit_at(text, s, e)
+        if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or words[0].casefold() in HEADS
+                                or _kept(words[0], True) or unit_at(text, s, e)
                                 or short_month(text, s, e)
                                 or _NUMBERED.match(text, e) is not None and len(words[0]) <= 4):  # "Op. 125"
             continue

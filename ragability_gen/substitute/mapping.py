@@ -34,9 +34,11 @@ from .entities import (
     _DOTTED,
     _POSSESSIVE,
     _ROMAN,
+    AWARDS,
     ENTITY_TYPES,
     FUNCTION,
     GENERIC,
+    HEADS,
     MONTHS_DAYS,
     TITLES,
     WORD_END,
@@ -427,8 +429,13 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
         return [i for i, w in enumerate(words) if len(w) > 1 and w[:1].isupper() and not _title_kept(words, i)]
     person = ent.label == "PERSON" or (ent.label in ("ORG", "FAC", "PROPN") and person_shaped(list(words)))
     lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
-    return [i for i, w in enumerate(words)
-            if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
+    out = [i for i, w in enumerate(words)
+           if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
+    if any(w.casefold() in AWARDS for w in words[1:]):  # "Nobel Prize in Physics", "Copley Medal": the name
+        named = [i for i in out if not (ordinary(words[i]) and is_word(words[i]))]  # changes, not the field or
+        # kind ("Peace", "Physics"; "IEEE" of "IEEE Edison Medal" changes)
+        return named or out
+    return [i for i in out if i == 0 or words[i].casefold() not in HEADS]
 
 
 def _title_kept(words: Sequence[str], i: int) -> bool:
