@@ -124,11 +124,11 @@ def test_designators_stay_except_as_a_family_name() -> None:
 
 
 def test_a_common_word_alone_changes_only_where_it_is_a_name() -> None:
-    text = "Will Peace signed. Peace returned, and the Peace Council met in peace."
+    text = "Then Peace signed. Peace returned, and the Peace Council met in peace; World Peace Day came."
     table = build_table([mention(text, "Peace Council", "ORG")], maker())
     new = rewrite(text, table, [], None, lambda pos: pos > 0 and text[pos - 2] != ".").new
     peace = table.part_map["peace"]
-    assert new == f"Will {peace} signed. Peace returned, and the {peace} Council met in peace."
+    assert new == f"Then {peace} signed. Peace returned, and the {peace} Council met in peace; World Peace Day came."
 
 
 WORD = st.text(alphabet="bcdfghklmnprstvz", min_size=2, max_size=4).map(lambda w: w + "ora").filter(

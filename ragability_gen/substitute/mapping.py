@@ -157,8 +157,9 @@ class Table:
             return []
         view = url_view(text)
         return sorted({text[m.start():m.end()] for m in self.regex.finditer(view)
-                       if self._lookup(m["name"])[1] not in ("", "proper")
-                       and not column_words_at(view, m.start(), m.start() + len(m["name"]))})
+                       if (mode := self._lookup(m["name"])[1]) not in ("", "proper")
+                       and not column_words_at(view, m.start(), m.start() + len(m["name"]))
+                       and not _another_names(view, m.start(), m.start() + len(m["name"]), mode, self.part_map)})
 
     def matches(self, text: str, is_name: Callable[[int], bool] | None = None) -> list[Hit]:
         """Every alias mention in ``text`` whose replacement differs from it.
@@ -182,6 +183,8 @@ class Table:
                 continue
             if mode == "proper" and dated(view, m.start(), m.start() + len(found)):
                 continue  # the month of "in May 2019" beside the surname of "Theresa May"
+            if _another_names(view, m.start(), m.start() + len(found), mode, self.part_map):
+                continue  # "the Foreign Minister" beside "the Foreign Office"
             if column_words_at(view, m.start(), m.start() + len(found)):
                 continue  # "| Year | Winner | Song |": a column's name, though "Song" is a surname elsewhere
             edits = self.replaced_parts(found, m.start())
@@ -370,6 +373,26 @@ def _add_lowered(table: Table) -> None:
         alts = sorted(table.lowered, key=lambda a: (-len(a), a))
         table.lower_regex = re.compile(WORD_START + "(?P<name>" + "|".join(map(alias_pattern, alts))
                                        + r")(?P<suffix>(?:e?s)?)" + WORD_END, re.IGNORECASE)
+
+
+_WORD_AFTER = re.compile(r"[ \t]+([^\W\d_][\w'’-]*)")
+
+
+def _another_names(text: str, start: int, end: int, mode: str, mapped: Collection[str]) -> bool:
+    """True when the ordinary word ``text[start:end]``, an alias of ``mode`` "proper" (a word of a longer name),
+    stands right before the head of an office, body or day that is no part of a name (a title or ``_BODIES``, no key
+    of ``mapped``): the word of another, ordinary name there ("Foreign Minister" beside the "Foreign Office", "Lord High
+    Chancellor" beside "Lord High Steward", "Air Force" beside "Air India")."""
+    if mode != "proper":
+        return False
+    after = _WORD_AFTER.match(text, end)
+    return after is not None and after[1][:1].isupper() and (
+        after[1].casefold() in TITLES or after[1].casefold() in _BODIES) and norm(after[1]) not in mapped
+
+
+_BODIES = frozenset("force forces army navy authority council office ministry department commission committee agency "
+                    "board court service services party government day".split())
+"""Heads of a body or a day named by an ordinary word before them ("Air Force", "Transit Authority", "Boxing Day")."""
 
 
 def _word_name(surface: str, label: str) -> bool:
