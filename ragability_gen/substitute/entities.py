@@ -106,9 +106,9 @@ GENERIC = frozenset("""
 AWARDS = frozenset("award awards prize prizes medal medals trophy trophies cup cups".split())
 """Designators of awards: an award's name changes, its field stays ("Nobel Prize in Physics", see ``mapping``)."""
 HEADS = frozenset("government governments test".split())
-"""Words that close a name as designators do where another word names it ("Queensland Government", "Sydney Test"),
-and change where they open it ("Government College University", see ``mapping``); alone they name nothing ("the
-Government will wait", "the Test starts")."""
+"""Words that stay in a name as designators do where another word names it ("Queensland Government", "Test in
+Adelaide"), and change as a name's first word does where none does ("Government College University", see
+``mapping``); alone they name nothing ("the Government will wait", "the Test starts")."""
 POSITIONS = frozenset("north south east west northern southern eastern western central upper lower middle new old "
                       "great little".split())
 """The designators that tell a compass point or position: "North-East" and "Upper West" name no one place."""

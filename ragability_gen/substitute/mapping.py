@@ -457,8 +457,8 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
     if any(w.casefold() in AWARDS for w in words[1:]):  # "Nobel Prize in Physics", "Copley Medal": the name
         named = [i for i in out if not (ordinary(words[i]) and is_word(words[i]))]  # changes, not the field or
         # kind ("Peace", "Physics"; "IEEE" of "IEEE Edison Medal" changes)
-        return named or out
-    return [i for i in out if i == 0 or words[i].casefold() not in HEADS]
+        return named or [i for i in out if words[i].casefold() not in AWARDS]  # "Year Awards"
+    return [i for i in out if words[i].casefold() not in HEADS]  # "Government College University": see _map_parts
 
 
 def _title_kept(words: Sequence[str], i: int) -> bool:
