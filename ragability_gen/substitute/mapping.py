@@ -337,15 +337,10 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
     spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
     for ent in ranked:
         for s in ent.surfaces:
-            if _exact(s, ent.label) or any(ordinary(s[a:b]) and norm(s[a:b]) in table.part_map
-                                               for a, b in parts(s)):
-                # "Politics of Angola" as a name, not "the politics of Angola" in a sentence
+            cased = _cased(table, s, ent.label)
+            if cased is not None:
                 for variant in (shape(s), shape(s).upper()):  # "London", never "london"; "Turkey", not "turkey"
-                    table.aliases.setdefault(variant, (ent.key, "exact"))
-                continue
-            if _word_name(s, ent.label):  # "Bull" a name, "a bull" a word
-                for variant in (shape(s), shape(s).upper()):
-                    table.aliases.setdefault(variant, (ent.key, "word"))
+                    table.aliases.setdefault(variant, (ent.key, cased))
                 continue
             table.aliases[norm(s)] = (ent.key, "full")
             spelled.setdefault(norm(s), s)
@@ -373,6 +368,16 @@ def _add_lowered(table: Table) -> None:
         alts = sorted(table.lowered, key=lambda a: (-len(a), a))
         table.lower_regex = re.compile(WORD_START + "(?P<name>" + "|".join(map(alias_pattern, alts))
                                        + r")(?P<suffix>(?:e?s)?)" + WORD_END, re.IGNORECASE)
+
+
+def _cased(table: Table, surface: str, label: str) -> str | None:
+    """The mode of an entity string matched as written or in capitals: "exact" for ordinary words ("Politics of
+    Angola" as a name, not "the politics of Angola" in a sentence), "word" for a name of one dictionary word (a name
+    "Bull", a word "a bull"); None for one matched in any case ("full")."""
+    if _exact(surface, label) or any(ordinary(surface[a:b]) and norm(surface[a:b]) in table.part_map
+                                     for a, b in parts(surface)):
+        return "exact"
+    return "word" if _word_name(surface, label) else None
 
 
 _WORD_AFTER = re.compile(r"[ \t]+([^\W\d_][\w'’-]*)")
@@ -443,7 +448,9 @@ def _fix(table: Table, ent: Entity, new: str) -> bool:
 
 def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
     """The indexes of the ``words`` of ``ent`` that are replaced: the parts no designator, particle or title keeps,
-    a title after a person's name ("Amanda Khan"), and every word of a binomial or rendering."""
+    a title after a person's name ("Amanda Khan"), and every word of a binomial or rendering. An award keeps its
+    field and kind where another word names it ("Nobel Prize in Physics"; "IEEE" of "IEEE Edison Medal" changes),
+    and its own designator ("Year Awards"); no name changes ``HEADS`` ("Queensland Government")."""
     if ent.label in _WORDS_ARE_NAMES:  # "Panthera leo": the lower-case epithet is as much a name as the genus
         return [i for i, w in enumerate(words)  # marks too: "ˈɡiːjæ̃", "बुद्ध"
                 if len(w) > 1 and all(c.isalpha() or unicodedata.category(c)[0] == "M" for c in w)
@@ -454,11 +461,10 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
     lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
     out = [i for i, w in enumerate(words)
            if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
-    if any(w.casefold() in AWARDS for w in words[1:]):  # "Nobel Prize in Physics", "Copley Medal": the name
-        named = [i for i in out if not (ordinary(words[i]) and is_word(words[i]))]  # changes, not the field or
-        # kind ("Peace", "Physics"; "IEEE" of "IEEE Edison Medal" changes)
-        return named or [i for i in out if words[i].casefold() not in AWARDS]  # "Year Awards"
-    return [i for i in out if words[i].casefold() not in HEADS]  # "Government College University": see _map_parts
+    if any(w.casefold() in AWARDS for w in words[1:]):
+        named = [i for i in out if not (ordinary(words[i]) and is_word(words[i]))]
+        return named or [i for i in out if words[i].casefold() not in AWARDS]
+    return [i for i in out if words[i].casefold() not in HEADS]  # none left: see _map_parts
 
 
 def _title_kept(words: Sequence[str], i: int) -> bool:
