@@ -50,6 +50,7 @@ import sys
 import tempfile
 import unicodedata
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -157,12 +158,7 @@ class Detector:
                      re.sub(r"ing$", "e", low), re.sub(r"re$", "er", low), re.sub(r"our", "or", low)}
             if not forms & self.lower_entries:
                 out.append(w)
-        for place in self._places[old]:
-            words = WORD.findall(re.sub(r"^(?:the|The)\s+|['’]s$", "", place))
-            if (len(words) >= 2 and all(w[:1].isupper() or w in ("of", "and") for w in words)
-                    and re.search(r"(?<!\w)" + r"\s+".join(map(re.escape, words)) + r"(?!\w)", new)):
-                out.append(" ".join(words))
-        return out
+        return out + kept_places(self._places[old], new)
 
     def runs(self, old: str, new: str) -> list[str]:
         """The capitalised runs of ``old`` that ``new`` writes as they were."""
@@ -213,6 +209,18 @@ class Detector:
 
         before, after = ordinary(old), ordinary(new)
         return [w for w, n in before.items() if after[w] < n]
+
+
+def kept_places(places: Iterable[str], new: str) -> list[str]:
+    """The ``places`` of two capitalised words or more ("of" and "and" may join them) that ``new`` still writes:
+    "United States", not "Fall of" of NER's place "the Fall of 1974" (the year is no word)."""
+    out = []
+    for place in places:
+        words = WORD.findall(re.sub(r"^(?:the|The)\s+|['’]s$", "", place))
+        if (sum(w[:1].isupper() for w in words) >= 2 and all(w[:1].isupper() or w in ("of", "and") for w in words)
+                and re.search(r"(?<!\w)" + r"\s+".join(map(re.escape, words)) + r"(?!\w)", new)):
+            out.append(" ".join(words))
+    return out
 
 
 _JOINS = frozenset("of the and in on at for to a an de la le du von van der del".split())

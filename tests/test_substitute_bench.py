@@ -49,3 +49,11 @@ def test_bench_leaks_finds_capitalised_runs_kept() -> None:
     assert capitalised_runs(text, STOP_WORDS) == ["Brothers in Arms", "Hide and Seek", "Prime Minister Lee"]
     text = "In London the Second World War ended. Houses of the Holy is an album by the BBC."
     assert capitalised_runs(text, STOP_WORDS) == ["Second World War", "Houses of the Holy"]
+
+
+def test_bench_leaks_known_places_need_two_capitalised_words() -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_leaks import kept_places
+
+    new = "He was born in the Fall of 1944 in the United States, near Lake Ovid."
+    assert kept_places(["the Fall of 1974", "United States", "Lake Erie"], new) == ["United States"]
