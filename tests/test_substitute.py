@@ -387,3 +387,21 @@ def test_a_year_before_a_verb_the_tagger_calls_a_plural_noun_moves() -> None:
     years = [int(re.search(r"\d{4}", c.text)[0]) for c in out.contexts.values()]
     assert years[1] - years[0] == 1 and years[0] == 1998 + rec["date_offset"]
     assert [a.short for a in out.answers.values()] == [str(y) for y in years]
+
+
+def test_a_category_in_an_answer_row_stays_as_in_its_column() -> None:
+    """An answer copies one row of a context's table: its "Clay" has no column there, and is a court's surface as in
+    the context's column of "Clay", "Grass", "Hard"."""
+    table = ("Result | Date | Surface | Opponent\nWinner | 14 April 2003 | Clay | Anselm Brodie\n"
+             "Runner-up | 2 June 2004 | Grass | Teodor Lisk\nWinner | 9 August 2005 | Hard | Milo Varga\n"
+             "Winner | 20 April 2006 | Clay | Ivo Marr")
+    row = "Winner | 20 April 2006 | Clay | Ivo Marr"
+    inst = Instance("1", "On which surface did he beat Ivo Marr?",
+                    {"1": Context("1", table, "qeu", "1", (), ()),
+                     "2": Context("2", "Nothing else is known.", "qeu", "2", (), ("1",))},
+                    {"1": Answer("Clay", row), "2": Answer("no", "No.")})
+    result = substitute_instances([inst], seed=0)
+    (out,), (rec,) = result.instances, result.audit
+    assert rec["status"] == "substituted", rec["reasons"]
+    assert out.contexts["1"].text.count("| Clay |") == 2 and "| Clay |" in out.answers["1"].long
+    assert out.answers["1"].short == "Clay" and "Ivo Marr" not in out.answers["1"].long

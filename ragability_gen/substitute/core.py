@@ -40,6 +40,7 @@ from .entities import (
     alias_pattern,
     mentions,
     norm,
+    opens_plain_cell,
     ordinary,
     ordinary_written_words,
     whole_word,
@@ -54,7 +55,7 @@ from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
 from .scan import input_names, needs_ner, scan
 from .summary import SubstituteSummary
 from .titles import title_mentions
-from .words import never_name
+from .words import cell_span, never_name
 
 ENTITY_LEFT = "an original entity string is left in a field"
 ENTITY_REPLACED_AGAIN = "an original entity string left in a field was replaced again"
@@ -301,6 +302,16 @@ def _no_written_words(found: list[Mention], texts: Sequence[str], first_field: M
     return out
 
 
+def _no_categories(found: list[Mention], texts: Sequence[str]) -> list[Mention]:
+    """``found`` without the one-word mentions of a word that fills a table cell in a column of categories somewhere
+    in the instance (``opens_plain_cell``): "Clay" of an answer's single row copied from a context's "| Surface |"
+    column of "Hard", "Grass" and "Clay", where no column tells."""
+    words = {m.text for m in found if m.label not in _NAMED_ANYWAY and _WORD.fullmatch(m.text)}
+    plain = {w for w in words if any(cell_span(t, *m.span()) == m.span() and opens_plain_cell(t, *m.span())
+                                     for t in texts for m in whole_word(w).finditer(t))}
+    return [m for m in found if m.text not in plain] if plain else found
+
+
 def _not_quoted_words(text: str, found: list[Mention], passages: Sequence[tuple[int, int, str]]) -> list[Mention]:
     """``found`` without the proper nouns the tagger saw in words of a quotation in another language (``passages``:
     "C'est" opening a French sentence; see ``kinds.foreign_passages``). Names NER found there stay names."""
@@ -427,7 +438,8 @@ class _Group:
         for t, more in zip(self.texts, shaped(self.texts, ner_names, labels, by_text, spans, tags,
                                                         infos.classes, quoted), strict=True):
             found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
-        return _no_written_words(_terms_everywhere(found, self.texts, first_field), self.texts, first_field)
+        return _no_categories(_no_written_words(_terms_everywhere(found, self.texts, first_field), self.texts,
+                                                first_field), self.texts)
 
     def _rewrite(self, text: str, metadata: bool = False) -> Rewrite:
         """Rewrite one text; problems and repairs are worded without the field, which the row adds.
