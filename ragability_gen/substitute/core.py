@@ -38,9 +38,9 @@ from .entities import (
     Mention,
     NameTest,
     alias_pattern,
+    category_cell,
     mentions,
     norm,
-    opens_plain_cell,
     ordinary,
     ordinary_written_words,
     whole_word,
@@ -55,7 +55,7 @@ from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
 from .scan import input_names, needs_ner, scan
 from .summary import SubstituteSummary
 from .titles import title_mentions
-from .words import cell_span, never_name
+from .words import never_name
 
 ENTITY_LEFT = "an original entity string is left in a field"
 ENTITY_REPLACED_AGAIN = "an original entity string left in a field was replaced again"
@@ -304,11 +304,10 @@ def _no_written_words(found: list[Mention], texts: Sequence[str], first_field: M
 
 def _no_categories(found: list[Mention], texts: Sequence[str]) -> list[Mention]:
     """``found`` without the one-word mentions of a word that fills a table cell in a column of categories somewhere
-    in the instance (``opens_plain_cell``): "Clay" of an answer's single row copied from a context's "| Surface |"
+    in the instance (``category_cell``): "Clay" of an answer's single row copied from a context's "| Surface |"
     column of "Hard", "Grass" and "Clay", where no column tells."""
     words = {m.text for m in found if m.label not in _NAMED_ANYWAY and _WORD.fullmatch(m.text)}
-    plain = {w for w in words if any(cell_span(t, *m.span()) == m.span() and opens_plain_cell(t, *m.span())
-                                     for t in texts for m in whole_word(w).finditer(t))}
+    plain = {w for w in words if any(category_cell(t, *m.span()) for t in texts for m in whole_word(w).finditer(t))}
     return [m for m in found if m.text not in plain] if plain else found
 
 

@@ -564,14 +564,21 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
 
 def opens_plain_cell(text: str, start: int, end: int) -> bool:
     """True for a dictionary word (no proper entry or known name) opening a table cell whose other words are all in
-    lower case: "| Discus throw |", "| Yellowish brown |" name no one; or for a dictionary word filling its cell in a
-    column of ordinary words (``plain_column``: "| Clay |" below "| Hard |" and "| Grass |", a court's surface)."""
+    lower case: "| Discus throw |", "| Yellowish brown |" name no one; or for a ``category_cell``."""
     a, b = cell_span(text, start, end)
     word = text[start:end]
     if (a, b) == (start, end):
-        return word[1:].islower() and is_word(word) and plain_column(text, start, end)
+        return category_cell(text, start, end)
     return (a == start and b > end and text[end:b].strip() != "" and not any(c.isupper() for c in text[end:b])
             and is_word(word) and not is_proper_entry(word) and not is_known_name(word))
+
+
+def category_cell(text: str, start: int, end: int) -> bool:
+    """True for a dictionary word in title case filling its table cell in a column of ordinary words
+    (``plain_column``): "| Clay |" below "| Hard |" and "| Grass |", a court's surface, though a given name too."""
+    word = text[start:end]
+    return (cell_span(text, start, end) == (start, end) and word[1:].islower() and is_word(word)
+            and plain_column(text, start, end))
 
 
 def plain_column(text: str, start: int, end: int) -> bool:
