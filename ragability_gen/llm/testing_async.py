@@ -67,7 +67,10 @@ class AsyncScriptedServer:
 
     async def _serve(self) -> None:
         # the low-level server: no routing or middleware on the way to the one handler
-        self._runner = web.ServerRunner(web.Server(self._handle), handle_signals=False, access_log=None)
+        # stopping does not wait for replies still delayed (a late reply the client has given up on), as the
+        # threaded server does not
+        self._runner = web.ServerRunner(web.Server(self._handle), handle_signals=False, access_log=None,
+                                        shutdown_timeout=0.5)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self._host, self._port, backlog=1024)
         await site.start()
