@@ -240,16 +240,16 @@ def test_timeouts_retried_then_rejected_without_stopping_the_run(cli: Any, tmp_p
 
     def writer3(body: dict[str, Any]) -> Reply | str:
         if "Where does" in user_text(body):
-            return Reply(ctx(GOOD3), delay=0.6)  # always too late
+            return Reply(ctx(GOOD3), delay=30.0)  # always too late
         late["13"] += 1
-        return Reply(ctx(GOOD3), delay=0.6) if late["13"] == 1 else ctx(GOOD3)  # late once
+        return Reply(ctx(GOOD3), delay=30.0) if late["13"] == 1 else ctx(GOOD3)  # late once
 
     def writer4(body: dict[str, Any]) -> str:
         return ctx("Cap Squirrel colonies dig their burrows under thorn bushes." if "Where does" in user_text(body)
                    else GOOD4)
 
     with ScriptedServer(Script(context_3=writer3, context_4=writer4)) as server:
-        cfg = config(tmp_path, server, timeout=0.2, max_retries=1)
+        cfg = config(tmp_path, server, timeout=1, max_retries=1)
         result = cli("generate", "in.tsv", "-o", "out.tsv", "--config", cfg, "--llm", "m", "--no-cache", "-q",
                      "--allow-partial")
     assert (result.exit_code, result.stderr) == (0, "")
@@ -259,8 +259,8 @@ def test_timeouts_retried_then_rejected_without_stopping_the_run(cli: Any, tmp_p
     # the writer's request timed out once and was sent again; then the three verdicts
     assert (by[("13", "3")]["accepted"], retried["http_requests"], retried["http_status"]) == (True, 5, [200] * 4)
     failed = by[("14", "3")]
-    assert failed["reasons"] == ["attempt 1: m: timed out after 0.2 s, 1 retries"]
-    assert failed["attempts"][0]["error"] == "m: timed out after 0.2 s, 1 retries"
+    assert failed["reasons"] == ["attempt 1: m: timed out after 1 s, 1 retries"]
+    assert failed["attempts"][0]["error"] == "m: timed out after 1 s, 1 retries"
     assert [(r["instance"], r["rejected"][0]["reasons"]) for r in rejects] == [("14", failed["reasons"])]
     assert [a["accepted"] for a in audit] == [True, True, False, True]  # 14's context 4 still generated
 

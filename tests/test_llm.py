@@ -93,10 +93,10 @@ def test_timeout_is_retried() -> None:
 
     def respond(body: dict[str, Any]) -> Reply:
         n.append(1)
-        return Reply("late", delay=2.0) if len(n) == 1 else Reply("on time")
+        return Reply("late", delay=30.0) if len(n) == 1 else Reply("on time")
 
     with ScriptedServer(respond) as server:
-        llm = LLM(spec(server, timeout=0.3, max_retries=2))
+        llm = LLM(spec(server, timeout=1, max_retries=2))
         done = run(ask(llm))
     assert done.text == "on time" and len(server.requests) == 2
     # the timed-out attempt was sent but never answered
@@ -113,10 +113,10 @@ def test_unusable_model_is_a_setup_error(status: int) -> None:
 
 
 def test_timeout_every_time_is_an_error() -> None:
-    with ScriptedServer(lambda body: Reply("late", delay=1.0)) as server:
+    with ScriptedServer(lambda body: Reply("late", delay=30.0)) as server:
         with pytest.raises(LLMError) as e:
-            run(ask(LLM(spec(server, timeout=0.2, max_retries=1))))
-    assert e.value.problems == ["scripted/m: timed out after 0.2 s, 1 retries"]
+            run(ask(LLM(spec(server, timeout=1, max_retries=1))))
+    assert e.value.problems == ["scripted/m: timed out after 1 s, 1 retries"]
 
 
 def test_concurrency_is_bounded() -> None:

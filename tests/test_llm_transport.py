@@ -46,7 +46,7 @@ def scripted(body: dict[str, Any]) -> Reply | str:
     if text == "busy":
         return Reply(status=429, headers={"retry-after-ms": "10"})
     if text == "late":
-        return Reply("late", delay=2.0)
+        return Reply("late", delay=30.0)
     if text.startswith("body:"):
         return Reply(body=text[5:])
     return Reply(f"echo {text}", prompt_tokens=7, completion_tokens=2, finish_reason="length")
@@ -71,7 +71,7 @@ def test_a_reply_is_read_from_raw_json(server_class: Any) -> None:
 @pytest.mark.parametrize(("text", "problem"), [
     ("reset", "s/m: cannot connect to {url} after 1 retries: Connection error."),
     ("busy", "s/m: HTTP 429 after 1 retries: scripted error 429"),
-    ("late", "s/m: timed out after 0.3 s, 1 retries"),
+    ("late", "s/m: timed out after 1 s, 1 retries"),
     ("body:[1, 2]", "s/m: no usable answer after 1 retries: the reply has no choices"),
     ('body:{"choices": "none"}', "s/m: no usable answer after 1 retries: the reply has no choices"),
     ('body:{"choices": [{"message": "x"}]}',
@@ -81,7 +81,7 @@ def test_a_reply_is_read_from_raw_json(server_class: Any) -> None:
 ])
 def test_failures_are_told_apart(server_class: Any, text: str, problem: str) -> None:
     with server_class(scripted) as server:
-        got, llm = ask(server, text, max_retries=1, timeout=0.3)
+        got, llm = ask(server, text, max_retries=1, timeout=1)
         url = server.base_url
     assert isinstance(got, LLMError) and len(got.problems) == 1
     assert got.problems[0].startswith(problem.format(url=url)[:-1]) if problem.endswith("*") else \
