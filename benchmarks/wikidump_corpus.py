@@ -76,6 +76,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from ragability_gen.core.staging import atomic_output
+
 YEAR = re.compile(r"\b1[0-9]{3}\b|\b20[0-2][0-9]\b")
 SENTENCE_END = re.compile(r"(?<![A-Z])(?<!\b[A-Z][a-z])[.!?](?=\s+[\"“(]?[A-Z0-9])|\n")
 """A sentence ends at a stop before a capital, not after an initial ("U.S.", "Jr.", "E. Smith") or at a line end."""
@@ -390,34 +392,39 @@ def main() -> int:
     args = ap.parse_args()
     if args.dump is None and not args.tiny:
         ap.error("give a dump, or --tiny")
-    if args.tables:
-        if args.tiny:
-            rows = table_instances(TINY_TABLES["questions"], TINY_TABLES.__getitem__, args.rows, args.limit)
-        else:
-            root = args.dump.resolve().parent.parent  # the question file lies in data/, the tables in csv/
-            rows = table_instances(args.dump.read_text(encoding="utf-8"),
-                                   lambda path: (root / path).read_text(encoding="utf-8"), args.rows, args.limit)
-    elif args.infobox:
-        if args.tiny:
-            rows = infobox_instances(TINY_INFOBOXES["hypotheses"], TINY_INFOBOXES.__getitem__, args.limit)
-        else:
-            tables = args.dump.resolve().parent.parent / "tables" / "json"  # data/maindata/*.tsv, data/tables/json/
-            rows = infobox_instances(args.dump.read_text(encoding="utf-8"),
-                                     lambda t: json.loads((tables / f"{t}.json").read_text(encoding="utf-8")),
-                                     args.limit)
-    elif args.qa:
-        rows = qa_instances(TINY_QA if args.tiny else json.loads(args.dump.read_text(encoding="utf-8")),
-                            args.per_article, args.limit)
-    else:
-        tiny = TINY_TEXT if args.text else TINY_DUMP
-        with io.BytesIO(tiny.encode("utf-8")) if args.tiny else open_dump(args.dump) as stream:
-            rows = build(documents(stream) if args.text else pages(stream), args.per_article, args.limit,
-                         **({"low": 1, "high": 100_000} if args.text else {}))
-    with open(args.output, "w", encoding="utf-8") as fh:
-        for r in rows:
-            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+    try:
+        rows = instances(args)
+        with atomic_output(args.output) as fh:
+            for r in rows:
+                fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+    except (OSError, ValueError, ET.ParseError) as e:  # a missing or unreadable file, JSON or XML that does not parse
+        where = getattr(e, "filename", None) or args.dump
+        sys.exit(f"error: {where}: {getattr(e, 'strerror', None) or e}")
     print(f"{len(rows)} instances written to {args.output}")
     return 0 if rows else 1
+
+
+def instances(args: argparse.Namespace) -> list[dict]:
+    """The instances the arguments ask for, read from the dump (or the tiny sources)."""
+    if args.tables and args.tiny:
+        return table_instances(TINY_TABLES["questions"], TINY_TABLES.__getitem__, args.rows, args.limit)
+    if args.tables:
+        root = args.dump.resolve().parent.parent  # the question file lies in data/, the tables in csv/
+        return table_instances(args.dump.read_text(encoding="utf-8"),
+                               lambda path: (root / path).read_text(encoding="utf-8"), args.rows, args.limit)
+    if args.infobox and args.tiny:
+        return infobox_instances(TINY_INFOBOXES["hypotheses"], TINY_INFOBOXES.__getitem__, args.limit)
+    if args.infobox:
+        tables = args.dump.resolve().parent.parent / "tables" / "json"  # data/maindata/*.tsv, data/tables/json/
+        return infobox_instances(args.dump.read_text(encoding="utf-8"),
+                                 lambda t: json.loads((tables / f"{t}.json").read_text(encoding="utf-8")), args.limit)
+    if args.qa:
+        return qa_instances(TINY_QA if args.tiny else json.loads(args.dump.read_text(encoding="utf-8")),
+                            args.per_article, args.limit)
+    tiny = TINY_TEXT if args.text else TINY_DUMP
+    with io.BytesIO(tiny.encode("utf-8")) if args.tiny else open_dump(args.dump) as stream:
+        return build(documents(stream) if args.text else pages(stream), args.per_article, args.limit,
+                     **({"low": 1, "high": 100_000} if args.text else {}))
 
 
 if __name__ == "__main__":

@@ -73,3 +73,19 @@ def test_tiny_infoboxes_pair_an_infobox_with_the_statements_about_it(tmp_path):
         "The merchant sailed from Lisbon before 1870."]  # the scraped spacing kept, values of a key joined
     assert rows[0]["answers"] == {"1": {"short": "Idris Vanholt", "long": "title | Idris Vanholt"},
                                   "2": {"short": "1870", "long": "The merchant sailed from Lisbon before 1870."}}
+
+
+def test_a_missing_or_broken_source_is_one_line_and_no_output(tmp_path):
+    out = tmp_path / "out.jsonl"
+    broken = tmp_path / "dump.xml"
+    broken.write_text("<mediawiki><page>", encoding="utf-8")
+    qa = tmp_path / "qa.json"
+    qa.write_text("{", encoding="utf-8")
+    for args, error in [([str(tmp_path / "none.xml")], f"error: {tmp_path / 'none.xml'}: No such file or directory"),
+                        ([str(broken)], f"error: {broken}: no element found: line 1, column 17"),
+                        (["--qa", str(qa)], f"error: {qa}: Expecting property name enclosed in double quotes: "
+                                            "line 2 column 1 (char 2)")]:
+        proc = subprocess.run([sys.executable, str(SCRIPT), *args, "-o", str(out)], capture_output=True, text=True,
+                              timeout=600)
+        assert (proc.returncode, proc.stderr) == (1, error + "\n")
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["dump.xml", "qa.json"]  # no output, no temporary
