@@ -84,7 +84,7 @@ def test_a_missing_or_broken_source_is_one_line_and_no_output(tmp_path):
     for args, error in [([str(tmp_path / "none.xml")], f"error: {tmp_path / 'none.xml'}: No such file or directory"),
                         ([str(broken)], f"error: {broken}: no element found: line 1, column 17"),
                         (["--qa", str(qa)], f"error: {qa}: Expecting property name enclosed in double quotes: "
-                                            "line 2 column 1 (char 2)")]:
+                                            "line 1 column 2 (char 1)")]:
         proc = subprocess.run([sys.executable, str(SCRIPT), *args, "-o", str(out)], capture_output=True, text=True,
                               timeout=600)
         assert (proc.returncode, proc.stderr) == (1, error + "\n")
