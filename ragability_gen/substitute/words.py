@@ -162,7 +162,17 @@ def header_row(text: str, start: int, end: int) -> bool:
 
 def row_cells(line: str) -> list[str]:
     """The cells of a table row, without the empty ones its outer bars make ("| Born | 1852 |")."""
-    return ROW.split(line.strip().strip("|").strip())
+    return [line[a:b] for a, b in _cell_spans(line)]
+
+
+def _cell_spans(line: str) -> list[tuple[int, int]]:
+    """The spans of ``row_cells``: the line without its outer spaces and bars, parted by ``ROW``."""
+    a = len(line) - len(line.lstrip().lstrip("|").lstrip())
+    b = len(line.rstrip().rstrip("|").rstrip())
+    if a >= b:
+        return [(a, a)]
+    bounds = [a - 1] + [m.start() for m in ROW.finditer(line, a, b)] + [b]
+    return [(x + 1, y) for x, y in pairwise(bounds)]
 
 
 def column_cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -189,16 +199,7 @@ def _rows(text: str) -> tuple[tuple[tuple[int, int], ...] | None, ...]:
     out: list[tuple[tuple[int, int], ...] | None] = []
     at = 0
     for line in text.split("\n"):
-        if ROW.search(line) is None:
-            out.append(None)
-        else:
-            bounds = [-1] + [m.start() for m in ROW.finditer(line)] + [len(line)]
-            cells = [(at + a + 1, at + b) for a, b in pairwise(bounds)]
-            if line.lstrip().startswith("|"):
-                cells = cells[1:]
-            if line.rstrip().endswith("|") and len(line.strip()) > 1:
-                cells = cells[:-1]
-            out.append(tuple(cells))
+        out.append(None if ROW.search(line) is None else tuple((at + a, at + b) for a, b in _cell_spans(line)))
         at += len(line) + 1
     return tuple(out)
 
