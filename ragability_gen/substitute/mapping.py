@@ -158,8 +158,13 @@ class Table:
         view = url_view(text)
         return sorted({text[m.start():m.end()] for m in self.regex.finditer(view)
                        if (mode := self._lookup(m["name"])[1]) not in ("", "proper")
-                       and not column_words_at(view, m.start(), m.start() + len(m["name"]))
-                       and not _another_names(view, m.start(), m.start() + len(m["name"]), mode, self.part_map)})
+                       and not self._kept_here(view, m.start(), m.start() + len(m["name"]), mode)})
+
+    def _kept_here(self, text: str, start: int, end: int, mode: str) -> bool:
+        """True when the mention ``text[start:end]`` of an alias of ``mode`` is, where it stands, no mention of the
+        name: a word of another name ("the Foreign Minister" beside "the Foreign Office") or of a header row naming
+        columns ("| Year | Winner | Song |", though "Song" is a surname elsewhere)."""
+        return _another_names(text, start, end, mode, self.part_map) or column_words_at(text, start, end)
 
     def matches(self, text: str, is_name: Callable[[int], bool] | None = None) -> list[Hit]:
         """Every alias mention in ``text`` whose replacement differs from it.
@@ -183,10 +188,8 @@ class Table:
                 continue
             if mode == "proper" and dated(view, m.start(), m.start() + len(found)):
                 continue  # the month of "in May 2019" beside the surname of "Theresa May"
-            if _another_names(view, m.start(), m.start() + len(found), mode, self.part_map):
-                continue  # "the Foreign Minister" beside "the Foreign Office"
-            if column_words_at(view, m.start(), m.start() + len(found)):
-                continue  # "| Year | Winner | Song |": a column's name, though "Song" is a surname elsewhere
+            if self._kept_here(view, m.start(), m.start() + len(found), mode):
+                continue
             edits = self.replaced_parts(found, m.start())
             if edits:
                 new = edited(text, m.start(), m.end(), edits)  # the text's own characters, the ending kept
