@@ -239,6 +239,30 @@ def test_a_number_filling_a_cell_under_a_year_header_is_a_year(text: str, expect
     assert shifted(text, 30, Evidence(spans=numbers)) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("Battery | 2000 mAh", "Battery | 2000 mAh"),
+    ("Compatible networks | GSM 850, 900, 1800, and 1900 MHz", "Compatible networks | GSM 850, 900, 1800, and 1900 MHz"),
+    ("Records 1080p at 30fps and 720p at 90fps", "Records 1080p at 30fps and 720p at 90fps"),
+    ("Display | 4.3 inches @ 1280px x 720px (341 PPI)", "Display | 4.3 inches @ 1280px x 720px (341 PPI)"),
+    ("Storage | 1024 GB", "Storage | 1024 GB"),
+    ("a 2000 cc engine built in 1998", "a 2000 cc engine built in 2028"),
+    ("In 1990, 2000 km of road were built", "In 2020, 2000 km of road were built"),  # a cue word: a year
+    ("as Smith (2004a) and 1998 show", "as Smith (2034a) and 2028 show"),  # a citation's letter
+    ("since the mid-1970ss", "since the mid-2000ss"),  # a decade mistyped still moves
+])
+def test_a_number_measured_by_a_unit_or_glued_to_one_is_no_year(text: str, expected: str) -> None:
+    """Even where NER calls every four-digit number a date: a specification's frequencies, capacities and
+    resolutions are no years."""
+    dates = [(i, i + 4, "DATE") for i in range(len(text) - 3) if text[i:i + 4].isdigit()]
+    assert shifted(text, 30, Evidence(spans=dates)) == expected
+
+
+def test_a_number_glued_to_letters_keeps_the_same_number_elsewhere_from_being_a_year() -> None:
+    """Where nothing else tells (no NER date, no cue word), the glued number's vote holds its other occurrences."""
+    text = "Alfa Romeo 6C 1750GS | 1.8 L6\nAlfa Romeo 6C 1750 | 1.5 L6\nAlfa Romeo 8C 1900 | 2.3 L8"
+    assert shifted(text, 30) == text.replace("1900", "1930")  # a bare number with no evidence: a year
+
+
 def test_an_era_glued_to_its_year_renders_and_a_code_is_no_year() -> None:
     slots, _ = find_dates("AD43C | Iranian Railways | 1972")  # a locomotive class, not the year 43
     assert [s.value for s in slots] == []

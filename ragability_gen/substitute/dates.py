@@ -70,12 +70,19 @@ _RANGE = re.compile(rf"(?<![\w.,/$£€#])(?P<pre>(?:[Ff]rom|[Bb]etween)\s+)?(?P
 _ERA_BEFORE = re.compile(r"(?<!\w)A\.?D\.?\s*(?P<y>\d{1,4})(?!\w)")  # not the locomotive "AD43C"
 _ERA_AFTER = re.compile(rf"(?<![\w.,])(?P<y>\d{{1,4}})\s*(?P<era>{_ERA})")
 _BARE = re.compile(r"(?:(?<![\w.,/$£€#'’-])|(?<=[A-Za-z]-))(?P<y>1\d{3}|20\d{2}|21\d{2})(?!\d|[.,]\d|\s*%|-\d)")
+_GLUED = re.compile(r"[g-rt-zA-Z]|[a-f][^\W\d_]")
+"""Letters glued to a number that make it a measure or a model, no year: "1080p", "1280px", "2000mAh", "6C 1750GS";
+not a citation's letter ("Smith 2004a") or an "s" ("the mid-1970ss", a decade mistyped)."""
 
 _DURATION_AFTER = re.compile(r"(?i)\s*-?\s*(?:years?|yrs?|months?|weeks?|days?|hours?|minutes?|seconds?|"
                              r"decades?|centuries|century|millennia|millennium)\b")
-_UNIT_AFTER = re.compile(r"\s?(?:[kMGm]?(?:V|W|Wh|Hz|Pa)|[kcmnµμ]?m|[km]?g|kcal|cal|kJ|MJ|km/h|mph|kph|rpm|hp|ft|mi|yd"
-                         r"|lbs?|oz|ha|psi|bar|dB|°[CF]?|Ω|ohms?)(?![\w/])")
-"""A unit symbol after a number: "(1500 V DC overhead)", "2000 km", "1200 MW" measure, and date no year."""
+_UNIT_AFTER = re.compile(r"\s?(?:[kMGm]?(?:V|W|Wh|Hz|Pa|Ah)|[kcmnµμ]?m|[km]?g|kcal|cal|kJ|MJ|km/h|mph|kph|rpm|hp|ft|mi"
+                         r"|yd|lbs?|oz|ha|psi|bar|dB|°[CF]?|Ω|ohms?|cc|[mc]?[lL]|[kKMGTP]i?B|[kMG]bit/s|[kMG]bps|px|fps"
+                         r"|dpi|ppi|PPI)(?![\w/])")
+"""A unit symbol after a number: "(1500 V DC overhead)", "2000 km", "1200 MW", "2000 mAh", "1024 GB" measure, and
+date no year."""
+_LIST_AFTER = re.compile(r"(?:(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or|to|x|×)\s+|\s*[×/–-]\s*)\d[\d.,]*)+")
+"""The numbers listed after a number: ", 1900 and 2100" of "850, 1800, 1900 and 2100 MHz"."""
 _NEXT_WORD = re.compile(r"\s+([a-z]+)\b")
 _FUNCTION_WORDS = frozenset(
     "the a an and or but nor by in on at of to for from with as was were is are be been being had has have it its "
@@ -283,20 +290,37 @@ def _range_slots(text: str, m: re.Match[str], ev: Evidence) -> list[Slot]:
 def _counted(text: str, end: int, ev: Evidence) -> bool:
     """True when the number ending at ``end`` counts something: a duration, a unit or a plural noun follows."""
     after = text[end:end + 40]
-    if _DURATION_AFTER.match(after) or _UNIT_AFTER.match(after):
+    if _measured(after):
         return True
     word = _NEXT_WORD.match(after)
     return word is not None and word[1].lower() not in _FUNCTION_WORDS and ev.is_plural(end + word.start(1))
 
 
+def _measured(after: str) -> bool:
+    """True when ``after``, the text after a number, opens with a duration or a unit."""
+    return _DURATION_AFTER.match(after) is not None or _UNIT_AFTER.match(after) is not None
+
+
+def _listed_measure(text: str, end: int) -> bool:
+    """True when the number ending at ``end`` opens or continues a list of numbers that a duration or unit ends
+    ("GSM 850, 900, 1800, and 1900 MHz", "1920 x 1080 px"): the list measures, and none of it is a year."""
+    listed = _LIST_AFTER.match(text, end, end + 80)
+    return listed is not None and _measured(text[listed.end():listed.end() + 40])
+
+
 def _bare_evidence(text: str, s: int, e: int, ev: Evidence) -> tuple[bool | None, bool]:
-    """(decision, weak) for a bare number; see ``Bare``."""
-    if _counted(text, e, ev) or _COUNT_BEFORE.search(text[max(0, s - 12):s]):
+    """(decision, weak) for a bare number; see ``Bare``. A number glued to letters is a measure or model wherever it
+    stands, and its vote keeps the same number elsewhere in the instance from being taken for a year ("Alfa Romeo
+    6C 1750GS" beside "Alfa Romeo 6C 1750")."""
+    if _counted(text, e, ev) or _COUNT_BEFORE.search(text[max(0, s - 12):s]) or _GLUED.match(text, e):
         return False, False
     label = None if ev.short else next((lab for a, b, lab in ev.spans if a <= s and e <= b), None)
     before = text[max(0, s - 30):s]
-    if label == "DATE" or _CUE_BEFORE.search(before) or (before.endswith("(") and text[e:e + 1] == ")") \
-            or _year_column(text, s, e):
+    if _CUE_BEFORE.search(before):
+        return True, False
+    if _listed_measure(text, e):
+        return False, False
+    if label == "DATE" or (before.endswith("(") and text[e:e + 1] == ")") or _year_column(text, s, e):
         return True, False
     if _ARTICLE_BEFORE.search(before) and (word := _NEXT_WORD.match(text, e)) is not None \
             and word[1] not in _FUNCTION_WORDS and word[1] not in _MEASURES:
