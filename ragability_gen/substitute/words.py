@@ -181,15 +181,17 @@ def column_cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
     no row holds it."""
     rows = _rows(text)
     line = text.count("\n", 0, start)
-    if rows[line] is None or ROW.search(text, start, end):
+    row = rows[line]
+    if row is None or ROW.search(text, start, end):
         return []
-    index = next(i for i, (a, b) in enumerate(rows[line]) if a <= start and end <= b)
-    width, first, last = len(rows[line]), line, line
-    while first > 0 and rows[first - 1] is not None and len(rows[first - 1]) == width:
+    index = next(i for i, (a, b) in enumerate(row) if a <= start and end <= b)
+    widths = [-1 if r is None else len(r) for r in rows]
+    first, last = line, line
+    while first > 0 and widths[first - 1] == len(row):
         first -= 1
-    while last + 1 < len(rows) and rows[last + 1] is not None and len(rows[last + 1]) == width:
+    while last + 1 < len(rows) and widths[last + 1] == len(row):
         last += 1
-    return [cell_span(text, *rows[i][index]) for i in range(first, last + 1)]
+    return [cell_span(text, *cells[index]) for cells in rows[first:last + 1] if cells is not None]
 
 
 @lru_cache(maxsize=256)
