@@ -17,6 +17,7 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
+from importlib.resources import files
 from itertools import accumulate
 from typing import Any
 
@@ -231,9 +232,17 @@ def _web2() -> frozenset[str]:
 
 
 @cache
-def _lexicon() -> frozenset[str]:
+def web2_lexicon() -> frozenset[str]:
     """The lower-case entries of Webster's Second."""
     return frozenset(w for w in _web2() if w.islower())
+
+
+@cache
+def _lexicon() -> frozenset[str]:
+    """``web2_lexicon`` and the modern words it lacks ("indie", "megapixel", "playoff": ``data/modern-words.txt``,
+    from SCOWL's en_US dictionary, made by ``tools/make_modern_words.py``)."""
+    modern = (files(__package__) / "data" / "modern-words.txt").read_text(encoding="utf-8")
+    return web2_lexicon() | frozenset(line for line in modern.splitlines() if line and not line.startswith("#"))
 
 
 def is_proper_entry(word: str) -> bool:
@@ -270,13 +279,19 @@ def is_word(word: str) -> bool:
     lower-case dictionary entry ("Appeal", "Provinces", "Located"; not "Plato", "Normandy", "Sikh", which
     wordfreq's case-blind counts rate as common as ordinary words)."""
     low = word.lower()
-    forms = [low, *singulars(low)]
+    lexicon, old = _lexicon(), web2_lexicon()
+    return any(f in lexicon for f in (low, *singulars(low))) or any(f in old for f in stems(low))
+
+
+def stems(low: str) -> list[str]:
+    """The stems a dictionary may list the lower-case "-ed" or "-ing" form ``low`` under ("located": "locate",
+    "locat"). Only Webster's Second is asked for them: a short modern word would make a name a form of it
+    ("Peking" of "peke")."""
     if low.endswith("ed"):
-        forms += [low[:-1], low[:-2]]
+        return [low[:-1], low[:-2]]
     if low.endswith("ing"):
-        forms += [low[:-3], low[:-3] + "e"]
-    lexicon = _lexicon()
-    return any(f in lexicon for f in forms)
+        return [low[:-3], low[:-3] + "e"]
+    return []
 
 
 def is_common(word: str, level: float = COMMON_ZIPF) -> bool:
