@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import sys
+from pathlib import Path
 
 import pytest
 from faker import Faker
@@ -323,11 +325,13 @@ def test_slips_of_english_are_no_terms(word: str, term: bool) -> None:
 def test_english_nouns_after_a_nationality_are_no_renderings() -> None:
     from ragability_gen.substitute.kinds import renderings
 
-    text = "Danish peacekeepers came; Latin alteri means others."
-    labels = [(0, 6), (26, 31)]
-    english = {"peacekeepers": frozenset({"noun"})}
+    text = "Danish vloggers came; Latin alteri means others."
+    labels = [(0, 6), (22, 27)]
+    english = {"vloggers": frozenset({"noun"})}
     assert [w for _, _, w, _ in renderings(text, labels, lambda w: english.get(w, frozenset()))] == ["alteri"]
-    assert [w for _, _, w, _ in renderings(text, labels)] == ["peacekeepers", "alteri"]  # without word lists
+    assert [w for _, _, w, _ in renderings(text, labels)] == ["vloggers", "alteri"]  # no dictionary has it
+    # a modern dictionary's word is English without a word class
+    assert [w for _, _, w, _ in renderings("Danish peacekeepers came.", [(0, 6)])] == []
 
 
 @pytest.mark.parametrize("word, own", [
@@ -497,3 +501,28 @@ def test_a_dictionary_word_filling_its_cell_among_categories_is_no_name(column: 
 def test_a_short_month_beside_a_number_or_alone_in_a_cell_is_a_date(text: str, expected: bool) -> None:
     m = re.search(r"\b(Dec|Sept|Mar)\b", text)
     assert m is not None and short_month(text, m.start(), m.end()) is expected
+
+
+def test_modern_words_are_dictionary_words_and_names_are_not_their_forms() -> None:
+    for word in ("indie", "Indie", "Playoffs", "Slalom", "Megapixels", "Smartphone", "Quarterfinals"):
+        assert is_word(word), word
+    for word in ("Peking", "Def", "Bros", "Google", "Amazon", "Vantrells"):  # "peke", slang, names of SCOWL's
+        assert not is_word(word), word
+
+
+def test_the_modern_word_list_is_made_from_a_hunspell_dictionary() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+    from make_modern_words import modern_words
+
+    dic = "8\nindie/S\nGoogle/M\ngoogle/DSMG\nabate/DSG\nabated\ndef/Z\npeke/MS\nPokémon\n"
+    assert modern_words(dic) == ["indie", "peke"]  # not a name's, an old word's form, a short or non-ASCII word
+
+
+def test_a_given_name_or_listed_place_is_an_ordinary_word_where_its_phrase_is_written_in_lower_case_too() -> None:
+    from ragability_gen.substitute.entities import written_words
+
+    texts = ["Harbour Lights is an indie rock album.\nGenres | Indie rock, indie folk", "Is it indie rock?"]
+    assert written_words(["Indie"], texts) == {"Indie"}  # "Indie" is in Faker's lists of places
+    assert written_words(["Bill"], ["Bill said no.", "The bill passed."]) == set()  # a person: "bill said" is unwritten
+    assert written_words(["Bill"], ["Bill passed the Senate.", "The bill passed."]) == {"Bill"}
+    assert written_words(["Indie"], ["Genres | Indie rock, blues rock, indie folk", "Is it folk?"]) == {"Indie"}

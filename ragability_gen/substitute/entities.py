@@ -278,18 +278,40 @@ def written_words(candidates: Iterable[str], texts: Sequence[str]) -> set[str]:
     capitalises only where a sentence, line or cell opens: "Albedo () or reflection coefficient, from Latin
     albedo ..." is about the word, and replacing "Albedo" alone would lose a word and leave the other ("Male: Ivory
     silk frock coat" beside "ivory silk"; a family name too). A given name or a place ("Reading", "Turkey") and a
-    word capitalised inside a sentence anywhere in the instance stay names."""
+    word capitalised inside a sentence anywhere in the instance stay names; a given name or a place of Faker's lists
+    only where its phrase is written in lower case too (``_echoed``: "Genres | Indie rock, indie folk")."""
     words = set()
     for w in candidates:
         if len(w) <= 2 or not (w[:1].isupper() and w[1:].islower() and w.isalpha()):
             continue
-        if not is_word(w.lower()) or is_given_name(w) or is_place_name(w) or known_place(w):
+        named = is_given_name(w) or is_place_name(w)
+        if not is_word(w.lower()) or known_place(w) or (named and not _echoed(w, texts)):
             continue
         if not any(whole_word(w.lower()).search(t) for t in texts):
             continue
         if all(sentence_start(t, m.start()) for t in texts for m in whole_word(w).finditer(t)):
             words.add(w)
     return words
+
+
+_NEXT = re.compile(r"[ \t]+([a-z]+)\b")
+
+
+def _echoed(word: str, texts: Sequence[str]) -> bool:
+    """True when every capitalised ``word`` of the instance is followed by a lower-case word, and its line writes
+    ``word`` in lower case too ("Genres | Indie rock, blues rock, indie folk"), or the instance writes the pair in
+    lower case ("Indie rock" and "an indie rock album"): a phrase of ordinary words, not a name."""
+    low = word.lower()
+    for t in texts:
+        for m in whole_word(word).finditer(t):
+            after = _NEXT.match(t, m.end())
+            if after is None:
+                return False
+            line = t[t.rfind("\n", 0, m.start()) + 1:t.find("\n", m.end()) % (len(t) + 1)]
+            pair = re.compile(rf"(?<![\w'’-]){low}[ \t]+{after[1]}\b")
+            if not whole_word(low).search(line) and not any(pair.search(x) for x in texts):
+                return False
+    return True
 
 
 def ordinary_written_words(candidates: Iterable[str], texts: Sequence[str]) -> set[str]:
