@@ -94,7 +94,7 @@ GENERIC = frozenset("""
     marathon derby
     open time bill code charter constitution amendment statute decree edict resolution directive regulation
     rms hms uss ss mv hmas
-    article section chapter clause paragraph part volume appendix annex figure verse episode season
+    article section chapter clause paragraph part volume appendix annex figure verse episode season list lists
     round stage phase side end police ombudsman authority service
     seas rivers lakes bays gulfs straits isles valleys deserts forests parks peninsulas capes coasts canals creeks
     glaciers basins ridges canyons dams cities towns villages counties provinces districts regions republics
