@@ -526,3 +526,4 @@ def test_a_given_name_or_listed_place_is_an_ordinary_word_where_its_phrase_is_wr
     assert written_words(["Bill"], ["Bill said no.", "The bill passed."]) == set()  # a person: "bill said" is unwritten
     assert written_words(["Bill"], ["Bill passed the Senate.", "The bill passed."]) == {"Bill"}
     assert written_words(["Indie"], ["Genres | Indie rock, blues rock, indie folk", "Is it folk?"]) == {"Indie"}
+    assert written_words(["Camilla"], ["how long was the marathon for camilla benjaminsson?"]) == set()

@@ -301,7 +301,7 @@ def _echoed(word: str, texts: Sequence[str]) -> bool:
     """True when every capitalised ``word`` of the instance is followed by a lower-case word, and its line writes
     ``word`` in lower case too ("Genres | Indie rock, blues rock, indie folk"), or the instance writes the pair in
     lower case ("Indie rock" and "an indie rock album"): a phrase of ordinary words, not a name."""
-    low = word.lower()
+    low, seen = word.lower(), False
     for t in texts:
         for m in whole_word(word).finditer(t):
             after = _NEXT.match(t, m.end())
@@ -311,7 +311,8 @@ def _echoed(word: str, texts: Sequence[str]) -> bool:
             pair = re.compile(rf"(?<![\w'’-]){low}[ \t]+{after[1]}\b")
             if not whole_word(low).search(line) and not any(pair.search(x) for x in texts):
                 return False
-    return True
+            seen = True
+    return seen  # a name the instance never capitalises ("camilla" of a question in lower case) is no phrase
 
 
 def ordinary_written_words(candidates: Iterable[str], texts: Sequence[str]) -> set[str]:
