@@ -405,3 +405,21 @@ def test_a_category_in_an_answer_row_stays_as_in_its_column() -> None:
     assert rec["status"] == "substituted", rec["reasons"]
     assert out.contexts["1"].text.count("| Clay |") == 2 and "| Clay |" in out.answers["1"].long
     assert out.answers["1"].short == "Clay" and "Ivo Marr" not in out.answers["1"].long
+
+
+def test_a_term_copied_alone_into_an_answer_is_replaced_there_as_in_its_context() -> None:
+    """A rare dictionary word that the instance capitalises only opening a cell is a term, replaced in every case; an
+    answer that is the word alone, a text with no capital, gets the same replacement, or the answer leaves its
+    context (the instance was excluded)."""
+    infobox = "title | Dennis Gabor\nKnown for | Holography, Gabor filter"
+    inst = Instance("1", "What did Dennis Gabor win the prize for?",
+                    {"1": Context("1", infobox, "qeu", "1", (), ()),
+                     "2": Context("2", "Dennis Gabor received the prize for his work in holography.", "qeu", "2",
+                                  (), ("1",))},
+                    {"1": Answer("Dennis Gabor", "title | Dennis Gabor"),
+                     "2": Answer("holography", "Dennis Gabor received the prize for his work in holography.")})
+    result = substitute_instances([inst], seed=0)
+    (out,), (rec,) = result.instances, result.audit
+    assert rec["status"] == "substituted", rec["reasons"]
+    term = out.answers["2"].short
+    assert term != "holography" and term.islower() and f"his work in {term}." in out.contexts["2"].text
