@@ -185,13 +185,19 @@ def column_cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
     if row is None or ROW.search(text, start, end):
         return []
     index = next(i for i, (a, b) in enumerate(row) if a <= start and end <= b)
-    widths = [-1 if r is None else len(r) for r in rows]
+    widths = _widths(text)
     first, last = line, line
     while first > 0 and widths[first - 1] == len(row):
         first -= 1
     while last + 1 < len(rows) and widths[last + 1] == len(row):
         last += 1
     return [cell_span(text, *cells[index]) for cells in rows[first:last + 1] if cells is not None]
+
+
+@lru_cache(maxsize=256)
+def _widths(text: str) -> tuple[int, ...]:
+    """The number of cells of each line of ``text`` (``_rows``), -1 for a line that is no table row."""
+    return tuple(-1 if r is None else len(r) for r in _rows(text))
 
 
 @lru_cache(maxsize=256)
