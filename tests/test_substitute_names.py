@@ -11,7 +11,17 @@ from faker import Faker
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragability_gen.substitute.entities import Mention, opens_plain_cell, parts, short_month, styled, trim
+from ragability_gen.substitute.entities import (
+    Mention,
+    acronym_key_cell,
+    counted,
+    maker_at,
+    opens_plain_cell,
+    parts,
+    short_month,
+    styled,
+    trim,
+)
 from ragability_gen.substitute.mapping import build_table
 from ragability_gen.substitute.names import STYLES, invent, is_common, is_real, is_word
 from ragability_gen.substitute.rewrite import rewrite, word_in
@@ -527,3 +537,40 @@ def test_a_given_name_or_listed_place_is_an_ordinary_word_where_its_phrase_is_wr
     assert written_words(["Bill"], ["Bill passed the Senate.", "The bill passed."]) == {"Bill"}
     assert written_words(["Indie"], ["Genres | Indie rock, blues rock, indie folk", "Is it folk?"]) == {"Indie"}
     assert written_words(["Camilla"], ["how long was the marathon for camilla benjaminsson?"]) == set()
+
+
+@pytest.mark.parametrize(("text", "word", "expected"), [
+    ("Rear camera | 13 Megapixels, autofocus", "Megapixels", True),
+    ("Storage | 1,024 Gigabytes", "Gigabytes", True),
+    ("| 1988 | Megapixels | Hall |", "Megapixels", False),  # after a year: what the row names, not a measure
+    ("| 12 | Paris | 3 |", "Paris", False),  # a known place is no measure
+    ("Model A12 Megapixels", "Megapixels", False),  # a code before it, no quantity
+    ("Grumman C-2 Greyhounds", "Greyhounds", False),  # a model number before it
+    ("LNER Class A3 No. 2750 Papyrus", "Papyrus", False),  # a locomotive's name, no plural
+    ("Android 5.0.1 Lollipops", "Lollipops", False),  # a version number
+    ("courses in 31 NITs and 20 IIITs", "NITs", False),  # institutes, an acronym's plural
+    ("Yolo | 60.67% | 332\nPlacers | 66.44%", "Placers", False),  # the number ends the row above
+])
+def test_what_a_quantity_counts_is_no_name(text: str, word: str, expected: bool) -> None:
+    start = text.index(word)
+    assert counted(text, start, start + len(word)) is expected
+
+
+def test_an_acronym_keys_an_infobox_only_among_other_keys() -> None:
+    infobox = "Model | Ostrel 7\nCPU | 1.8 GHz\nGPU | Mali-G51\nRear camera | 16 MP\nBattery | 3400 mAh"
+    parties = "| Party | Seats |\n| SPD | 120 |\n| CDU | 98 |\n| FDP | 41 |"
+    assert acronym_key_cell(infobox, infobox.index("GPU"), infobox.index("GPU") + 3)
+    assert not acronym_key_cell(parties, parties.index("SPD"), parties.index("SPD") + 3)  # a table of parties
+    usa = "Born | 1950\nCountry | USA\nUSA | 12"
+    assert not acronym_key_cell(usa, usa.rindex("USA"), usa.rindex("USA") + 3)  # a country is a value
+
+
+@pytest.mark.parametrize(("text", "word", "expected"), [
+    ("Aircraft type | Airbus A320-214", "Airbus", True),
+    ("| Airbus | A330 MRTT | 2007 |", "Airbus", True),
+    ("| Smartphone | 2019 | 4 |", "Smartphone", False),  # a year is no model code
+    ("| Gate | B12 |", "Gate", False),  # Webster's Second has "gate": an ordinary word before a code
+])
+def test_a_modern_word_before_a_model_code_is_a_maker(text: str, word: str, expected: bool) -> None:
+    start = text.index(word)
+    assert maker_at(text, start, start + len(word)) is expected

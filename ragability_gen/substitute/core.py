@@ -37,6 +37,7 @@ from .entities import (
     WORD_START,
     Mention,
     NameTest,
+    acronym_key_cell,
     alias_pattern,
     category_cell,
     mentions,
@@ -305,9 +306,11 @@ def _no_written_words(found: list[Mention], texts: Sequence[str], first_field: M
 def _no_categories(found: list[Mention], texts: Sequence[str]) -> list[Mention]:
     """``found`` without the one-word mentions of a word that fills a table cell in a column of categories somewhere
     in the instance (``category_cell``): "Clay" of an answer's single row copied from a context's "| Surface |"
-    column of "Hard", "Grass" and "Clay", where no column tells."""
+    column of "Hard", "Grass" and "Clay", where no column tells. So also for an acronym that is an infobox's key
+    somewhere (``acronym_key_cell``): "GPU" of "GPU | Adreno 530" is no name in "Which GPU does it use?"."""
     words = {m.text for m in found if m.label not in _NAMED_ANYWAY and _WORD.fullmatch(m.text)}
-    plain = {w for w in words if any(category_cell(t, *m.span()) for t in texts for m in whole_word(w).finditer(t))}
+    plain = {w for w in words if any(category_cell(t, *m.span()) or acronym_key_cell(t, *m.span())
+                                     for t in texts for m in whole_word(w).finditer(t))}
     return [m for m in found if m.text not in plain] if plain else found
 
 

@@ -25,6 +25,8 @@ from .names import (
     is_region,
     is_surname,
     is_word,
+    modern_only,
+    singulars,
 )
 from .places import country_of, demonym_or_language, nationality, place_names
 from .words import (
@@ -350,7 +352,25 @@ def _column_word_at(text: str, start: int, end: int) -> bool:
     if _column_word(word):
         return True
     a, b = cell_span(text, start, end)
+    if (a, b) == (start, end) and _acronym_key(word) and key_cell(text, start, end) != ():
+        return True  # "GPU | Adreno 530", "ISBN | 978-...": an infobox key, a label however it is written
     return a == start and _plain_key(word) and key_cell(text, start, end) != () and _key(text[a:b])
+
+
+def acronym_key_cell(text: str, start: int, end: int) -> bool:
+    """True for an acronym that is an infobox's key on its own ("GPU | Adreno 530", ``_acronym_key``). Not in a
+    table's header row ("| Year | MVP |", "| PGA | Total |": a column may be named after a tournament), nor before
+    words of a key ("NBA draft", "ISTAT code": an organisation the value comes from)."""
+    if cell_span(text, start, end) != (start, end) or not _acronym_key(text[start:end]):
+        return False
+    column = key_column(text, text.rfind("\n", 0, start) + 1)
+    return bool(column) and _keys(column) and key_cell(text, start, end) != ()
+
+
+def _acronym_key(word: str) -> bool:
+    """True for an acronym that is no country or place ("GPU"; "USA" is a value)."""
+    return (2 <= len(word) <= 5 and word.isupper() and word.isalpha() and country_of(word) is None
+            and not known_place(word))
 
 
 def _key(cell: str) -> bool:
@@ -373,7 +393,13 @@ def _opens_key(cell: str) -> bool:
 @lru_cache(maxsize=1 << 10)
 def _keys(column: tuple[str, ...]) -> bool:
     """True when two in three of a ``key_column``'s cells open as keys (``_opens_key``): an infobox, not a
-    two-column table of names ("Nixon | 1972", "Swedbank | 354.5")."""
+    two-column table of names ("Nixon | 1972", "Swedbank | 354.5"). Cells that are an acronym alone ("GPU", "SPD")
+    are left out of the count, and at least two other cells must be left to decide ("| Party | Seats |" over
+    "| SPD | 120 |" is a table)."""
+    acronyms = sum(_acronym_key(c.strip()) for c in column)
+    if acronyms:  # "CPU | ...", "GPU | ...": no evidence either way; the other keys must show an infobox
+        plain = [c for c in column if not _acronym_key(c.strip())]
+        return len(plain) >= 2 and 3 * sum(map(_opens_key, plain)) >= 2 * len(plain)
     return 3 * sum(map(_opens_key, column)) >= 2 * len(column)
 
 
@@ -535,7 +561,7 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if _SEASON.match(text, s) and all(w.isdigit() or w.casefold() == "of" for w in words[1:]):
             continue  # "born in the Fall of 1974": a date
         if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or words[0].casefold() in HEADS
-                                or _kept(words[0], True) or unit_at(text, s, e)
+                                or _kept(words[0], True) or unit_at(text, s, e) or counted(text, s, e)
                                 or short_month(text, s, e)
                                 or _NUMBERED.match(text, e) is not None and len(words[0]) <= 4):  # "Op. 125"
             continue
@@ -553,6 +579,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                                    or is_surname(words[-1]) and is_name.tagged(ps[0][0]))
             and not demonym_or_language(words[0]) or label in _DESIGNATED and any(
                 w.casefold() in GENERIC and w.casefold() not in POSITIONS for w in words[:-1] + words[1:]))
+        if len(words) == 1 and maker_at(text, s, e):
+            out.append(Mention(field_name, s, e, text[s:e], label))  # "Airbus A320-214": a maker, not a word
+            continue
         if not content or label_words(content, text, s, e, named):
             continue  # "Second", "Their", a table header "Total Distance", a key "Born:"
         if (label == "PERSON" and len(words) >= 2 and not named and all(ordinary(w) for w in content)
@@ -706,6 +735,33 @@ def known_place(word: str) -> bool:
     return word[1:].islower() and word in place_names()
 
 
+_MODEL_AFTER = re.compile(r"(?:[ \t]+|[ \t]*\|[ \t]*(?=[A-Z]))(?:[A-Z]{1,3}-?\d{2,}|\d{3}(?!\d))(?:[-/][\w]+)*(?!\w)")
+"""A model's code after a maker's name, in its cell or the next: "Airbus A320-214", "| Airbus | A330 MRTT |"."""
+
+
+def maker_at(text: str, start: int, end: int) -> bool:
+    """True for a capitalised word that only the modern words make a dictionary word, before a model's code
+    (``_MODEL_AFTER``): a maker's name ("Airbus A320-214"), not the word SCOWL lists in lower case."""
+    word = text[start:end]
+    return word[:1].isupper() and _MODEL_AFTER.match(text, end) is not None and modern_only(word)
+
+
+_QUANTITY_BEFORE = re.compile(r"(?<![\w.,/-])(\d(?:[\d.,]*\d)?)[ \t]?\Z")
+_YEAR_LIKE = re.compile(r"1\d{3}|20\d{2}")
+
+
+def counted(text: str, start: int, end: int) -> bool:
+    """True for the plural of a dictionary word right after a quantity that is no year: what the number counts ("8
+    Megapixels", "2 Laps", "4 Annuals"), capitalised as a table cell writes it, no name. Not after a year, nor
+    after a code or model number ("C-5 Galaxy", "No. 2750 Papyrus", "5.0.1 Lollipop" name a machine), nor an
+    acronym's plural ("31 NITs") or a known name or place."""
+    word = text[start:end]
+    m = _QUANTITY_BEFORE.search(text, max(0, start - 24), start)
+    return (m is not None and _YEAR_LIKE.fullmatch(m[1]) is None and m[1].count(".") <= 1 and word.isalpha()
+            and word[1:].islower() and any(is_word(s) for s in singulars(word.lower()) if len(s) >= 3)
+            and not is_known_name(word) and not known_place(word) and not capitalised_only(word))
+
+
 _AUXILIARY_BEFORE = re.compile(r"(?i)(?<!\w)(?:did|does|do|will|would|could|can|should|shall|might|must)\s+$")
 
 
@@ -826,7 +882,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
             continue
         content = [w for w in words if not _kept(w, True)]
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
-                or len(words) == 1 and short_month(text, s, e)
+                or len(words) == 1 and (short_month(text, s, e) or counted(text, s, e))
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
                 or all(ordinary(w) and not known_place(w) and not is_region(w) for w in content)
                 and not _named_land(text, ps, is_name)

@@ -283,6 +283,14 @@ def is_word(word: str) -> bool:
     return any(f in lexicon for f in (low, *singulars(low))) or any(f in old for f in stems(low))
 
 
+def modern_only(word: str) -> bool:
+    """True for an ``is_word`` that only the modern words make one ("Airbus", "Smartphone"; not "Gate"): coined or
+    borrowed since 1934, brands among them."""
+    low = word.lower()
+    old = web2_lexicon()
+    return is_word(word) and not any(f in old for f in (low, *singulars(low), *stems(low)))
+
+
 def stems(low: str) -> list[str]:
     """The stems a dictionary may list the lower-case "-ed" or "-ing" form ``low`` under ("located": "locate",
     "locat"). Only Webster's Second is asked for them: a short modern word would make a name a form of it

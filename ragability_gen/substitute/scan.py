@@ -30,6 +30,8 @@ from .entities import (
     GENERIC,
     MONTHS_DAYS,
     TITLES,
+    acronym_key_cell,
+    counted,
     label_words,
     opens_plain_cell,
     ordinary,
@@ -74,7 +76,8 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
     """Case-folded words of the input's names: NER entity parts, and capitalised words that are no
     common English word (where no sentence starts), without the words substitution keeps and the common
     words the input itself writes in lower case and capitalises only where a sentence opens ("Alchemy ...
-    alchemy"; substitution keeps them)."""
+    alchemy"; substitution keeps them), what a number counts ("8 Megapixels") and an acronym that is an infobox's
+    key ("GPU | Adreno 530")."""
     out: set[str] = set()
     for t in texts:
         for s, e, label in ents.get(t, ()):
@@ -82,9 +85,11 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
                 out |= {t[s + a:s + b].casefold() for a, b in parts(t[s:e])}
         for m in _WORD.finditer(t):
             w = m[0]
-            if w[:1].isupper() and not ordinary(w) and not sentence_start(t, m.start()):
+            if w[:1].isupper() and not ordinary(w) and not sentence_start(t, m.start()) and not counted(t, *m.span()):
                 out.add(w.casefold())
     out -= {w.casefold() for w in ordinary_written_words({w[:1].upper() + w[1:] for w in out}, texts)}
+    out -= {m[0].casefold() for t in texts for m in _WORD.finditer(t)
+            if m[0].isupper() and acronym_key_cell(t, *m.span())}
     return {w for w in out if not _kept_word(w) and any(c.isalpha() for c in w)}
 
 
