@@ -293,10 +293,11 @@ def evaluate(detector: Detector, package: Path, corpus: Path, seed: int, tmp: Pa
         res["runs_free"] += not runs
         res["runs"].update(runs)
         inner, named = detector.inner(list(old.values())), detector.named(list(old.values()))
-        for f in new:
-            res["lost"].update(detector.lost(old[f], new[f], inner, named))
-        if broad or ner or known or runs:
-            res["examples"].append((iid, sorted(set(broad)), sorted(set(ner)), sorted(set(known)), runs))
+        lost = [w for f in new for w in detector.lost(old[f], new[f], inner, named)]
+        res["lost"].update(lost)
+        if broad or ner or known or runs or lost:
+            res["examples"].append((iid, sorted(set(broad)), sorted(set(ner)), sorted(set(known)), runs,
+                                    sorted(set(lost))))
     return res
 
 
@@ -361,8 +362,9 @@ def main() -> int:
                   f"ordinary words lost {lost}"
                   + (f" ({', '.join(f'{k} {v}' for k, v in res['lost'].most_common(8))})" if lost else "")
                   + (f"; first rows of tables changed {res['rows'][0]} of {res['rows'][1]}" if res["rows"][1] else ""))
-            for iid, broad, ner, known, runs in res["examples"][:args.show]:
+            for iid, broad, ner, known, runs, lost in res["examples"][:args.show]:
                 print(f"  {iid}: broad {broad} ner {ner}" + (f" known {known}" if known else "")
+                      + (f" lost {lost}" if lost else "")
                       + (f" runs {runs}" if runs else ""))
         total, failed, kinds = hard_cases(args.package, args.seed, Path(tmp), 3 if args.tiny else None)
         print(f"hard cases: {total - failed} of {total} pass" + (f"; failed: {', '.join(kinds)}" if kinds else ""))
