@@ -149,6 +149,25 @@ def scripts(text: str) -> list[Found]:
     return out
 
 
+_TRANSLITERATED = re.compile(r"(?<![\w.])(?:tr|translit|transl|rom)\.[ \t]*|(?<![\w-])(?i:romani[sz]ed|romani[sz]ation|"
+                             r"transliterat(?:ed|ion)|hepburn|pinyin|wade[-–]giles|jyutping|revised romani[sz]ation|"
+                             r"mccune[-–]reischauer|rr|mr)[ \t]*:[ \t]*")
+_TRANSLITERATION = re.compile(r"[\"“'‘*]*(" + _WORD + r"(?:[ \t]+" + _WORD + r"){0,3})(?=[\"”'’*]*[ \t]*[,;)\]])")
+
+
+def transliterations(text: str) -> list[Found]:
+    """The words a label marks as a transliteration, in whatever letters ("(Russian: Москва, tr. Moskva)",
+    "romanized: Al-Qahira", "RR: Hanguk"): plain ASCII, no mark tells them from English, but the label does, and
+    they render the name beside them. Up to four words, ended by a comma, semicolon or bracket, each capitalised or
+    no common English word."""
+    out = []
+    for label in _TRANSLITERATED.finditer(text):
+        m = _TRANSLITERATION.match(text, label.end())
+        if m is not None and all(w[:1].isupper() or not is_common(w) for w in m[1].split()):
+            out.append((m.start(1), m.end(1), m[1], "SCRIPT"))  # not "(tr. by Maria Loeb)", a translator
+    return out
+
+
 _RENDERED = re.compile(r"(?<![\w'’-])([A-Z][^\W\d_]+(?:[ -][A-Z][^\W\d_]+)*)\s+\(([^()\n]{1,160})\)")
 
 
@@ -521,7 +540,7 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
         if "TAXON" in wanted:
             found += taxa(t, classes)
         if "SCRIPT" in wanted:
-            found += scripts(t) + _outside(renderings(t, language_spans, classes)
+            found += scripts(t) + transliterations(t) + _outside(renderings(t, language_spans, classes)
                                            + foreign_in_names(t, name_spans, classes), here)
         if "CURRENCY" in wanted:
             found += currencies(t)
