@@ -362,14 +362,18 @@ def _noun(word: str, tag: str, known: frozenset[str]) -> bool:
     return tag == "VBZ" and not is_word(word)
 
 
-_NAMED_PERIOD = re.compile(r"(?<![\w'’-])((?:[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*[ \t]+)+)(?:dynasty|era|period)(?!\w)")
+_NAMED_PERIOD = re.compile(r"(?<![\w'’-])((?:[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*[ \t]+)+)(dynasty|dynasties|era|period|"
+                           r"shogunate|caliphate|sultanate|khanate)(?!\w)")
 """A period named by capitalised words before a lower-case period word: "the Meiji era", "the Heian period"."""
+_HOUSES = frozenset("dynasty dynasties shogunate caliphate sultanate khanate".split())
+"""Period words that follow a house's name only: "the Ming dynasty", "the Song dynasty" ("ming", "song" are words
+too), where "the Christmas period" and "the Romantic period" are no names."""
 
 
 def events(text: str, classes: Callable[[str], frozenset[str]] = lambda word: frozenset()) -> list[Found]:
     """Named events and periods: a capitalised run ending in an event word, a capitalised period word, or a
-    capitalised run before "dynasty", "era" or "period" with a word that is no ordinary word ("the Meiji era", "the
-    Early Cambrian period"). A word opening the sentence before the name is no part of it ("Following World War
+    capitalised run before "era" or "period" with a word that is no ordinary word ("the Meiji era", "the Early
+    Cambrian period"), or before "dynasty" or another house's word ("the Song dynasty", "the Ayyubid sultanate"). A word opening the sentence before the name is no part of it ("Following World War
     II", see ``entities.opening_word``; ``classes`` gives the word classes English has for a word)."""
     out = []
     for m in _NAMED_PERIOD.finditer(text):
@@ -380,8 +384,8 @@ def events(text: str, classes: Callable[[str], frozenset[str]] = lambda word: fr
                 break
         else:
             continue
-        if all(ordinary(w) for w in m[1][start - m.start(1):].split()):
-            continue  # "the Christmas period", "the Romantic period" ("the Ming dynasty" too: "ming" is a word)
+        if m[2] not in _HOUSES and all(ordinary(w) for w in m[1][start - m.start(1):].split()):
+            continue  # "the Christmas period", "the Romantic period"
         out.append((start, m.end(), text[start:m.end()], "EVENT"))
     for m in _EVENT.finditer(text):
         words = m[0].split()
