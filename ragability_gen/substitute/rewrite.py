@@ -95,7 +95,7 @@ def rewrite(text: str, table: Table, slots: Sequence[Slot], offset: int | None,
             new = edited(text, hit.start, hit.end, parts)
         if not hit.in_host:
             rw.hits.append((text[hit.start:hit.end], new, hit.key))
-        edits += [Edit(a, b, part, hit.key) for a, b, part in parts]
+        edits += [Edit(a, *_possessive(text, b, part), hit.key) for a, b, part in parts]
     out, last, size, placed = [], 0, 0, []
     for e in sorted(edits, key=lambda e: e.start):
         out += [text[last:e.start], e.new]
@@ -108,6 +108,16 @@ def rewrite(text: str, table: Table, slots: Sequence[Slot], offset: int | None,
     at = {e.start: (e.new_start, e.new_start + len(e.new)) for e in placed if e.key == "date"}
     rw.dates = [(s, rw.new[slice(*at[s.start])] if s.start in at else None) for s in rw.slots]  # as the new text has it
     return rw
+
+
+def _possessive(text: str, end: int, new: str) -> tuple[int, str]:
+    """The end and the text of an edit replacing a word that ends at ``end``: a plural's possessive ("The Beatles'
+    manager", "Thirty Years' War") takes its apostrophe along and gets "'s" where the new word has no "s" at its end
+    ("The Badiblova's manager", not "The Badiblova' manager")."""
+    if (end < len(text) and text[end] in "'’" and text[end - 1:end] in ("s", "S") and new[-1:] not in ("s", "S")
+            and not (end + 1 < len(text) and _word_char(text[end + 1]))):
+        return end + 1, new + text[end] + ("S" if new.isupper() else "s")
+    return end, new
 
 
 NUMBERS_CHANGED = "a number that is no date changed"
