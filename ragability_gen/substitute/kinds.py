@@ -373,8 +373,9 @@ too), where "the Christmas period" and "the Romantic period" are no names."""
 def events(text: str, classes: Callable[[str], frozenset[str]] = lambda word: frozenset()) -> list[Found]:
     """Named events and periods: a capitalised run ending in an event word, a capitalised period word, or a
     capitalised run before "era" or "period" with a word that is no ordinary word ("the Meiji era", "the Early
-    Cambrian period"), or before "dynasty" or another house's word ("the Song dynasty", "the Ayyubid sultanate"). A word opening the sentence before the name is no part of it ("Following World War
-    II", see ``entities.opening_word``; ``classes`` gives the word classes English has for a word)."""
+    Cambrian period"), or before "dynasty" or another house's word ("the Song dynasty", "the Ayyubid sultanate").
+    A word opening the sentence before the name is no part of it ("Following World War II", see
+    ``entities.opening_word``; ``classes`` gives the word classes English has for a word)."""
     out = []
     for m in _NAMED_PERIOD.finditer(text):
         start = m.start(1)
