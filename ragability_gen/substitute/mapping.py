@@ -123,7 +123,8 @@ class Table:
     lower_regex: re.Pattern[str] | None = None
     written_lower: frozenset[str] = frozenset()
     own: dict[str, dict[str, str]] = field(default_factory=dict)
-    _hosts: tuple[dict[str, tuple[str, str]], re.Pattern[str] | None] | None = field(default=None, repr=False)
+    _hosts: tuple[dict[str, tuple[str, str]], re.Pattern[str] | None, dict[str, tuple[str, str]]] | None = field(
+        default=None, repr=False)
 
     def replaced_parts(self, text: str, at: int = 0) -> list[tuple[int, int, str]]:
         """(start, end, new part) for every mapped part of ``text`` (offsets plus ``at``), in its case style."""
@@ -209,40 +210,47 @@ class Table:
             return cell_span(text, start, end) == (start, end) and not column_cell(text, start, end)
         return all(w.lower() not in self.written_lower for w in found.split())
 
-    def _host_names(self) -> tuple[dict[str, tuple[str, str]], re.Pattern[str] | None]:
-        """Letters of a name as a host writes them -> (its invented letters, entity key), and a pattern finding them;
-        worked out once per instance, on the first text with a web address."""
+    def _host_names(self) -> tuple[dict[str, tuple[str, str]], re.Pattern[str] | None, dict[str, tuple[str, str]]]:
+        """Letters of a name as a host writes them -> (its invented letters, entity key), a pattern finding them, and
+        the same for shorter names that only a whole label of a host may write ("lyon" of "www.lyon.fr"); worked out
+        once per instance, on the first text with a web address."""
         if self._hosts is None:
             glued: dict[str, tuple[str, str]] = {}
+            labels: dict[str, tuple[str, str]] = {}
             for key, ent in self.entities.items():
                 old, new = _letters(ent.surface), _letters(self.compose(ent.surface))
                 if len(old) >= 6 and new and new != old:
                     glued[old] = (new, key)
+                if len(old) >= 3 and new and new != old:
+                    labels.setdefault(old, (new, key))
                 for a, b in parts(ent.surface):
                     part = ent.surface[a:b]
                     new = _letters(self.compose(part))
                     if len(part) >= 5 and part.isalpha() and not is_common(part) and new and new != _letters(part):
                         glued.setdefault(_letters(part), (new, key))
             pattern = re.compile("|".join(map(re.escape, sorted(glued, key=len, reverse=True)))) if glued else None
-            self._hosts = (glued, pattern)
+            self._hosts = (glued, pattern, labels)
         return self._hosts
 
     def _in_hosts(self, text: str, taken: Sequence[Hit]) -> list[Hit]:
         """The names written run together in a web address's host ("www.bryanadams.com", "visitbruges.be"): an
         entity of six letters or more, or a name part of five or more that is no common word, its letters in
-        lower case, replaced by its invented letters."""
+        lower case, replaced by its invented letters; and an entity of three letters or more that fills a label of
+        the host before its last ("www.lyon.fr")."""
         hosts = list(_HOST.finditer(text)) if "." in text else []
         if not hosts:
             return []
-        glued, pattern = self._host_names()
-        if pattern is None:
-            return []
-        out = []
+        glued, pattern, labels = self._host_names()
+        out: list[Hit] = []
         for host in hosts:
-            for m in pattern.finditer(host[1].lower()):
-                a, b = host.start(1) + m.start(), host.start(1) + m.end()
-                if not any(h.start < b and a < h.end for h in taken):
-                    new, key = glued[m[0]]
+            found = [(m.start(), m.end(), *glued[m[0]]) for m in pattern.finditer(host[1].lower())] if pattern else []
+            for m in _LABEL.finditer(host[1].lower()):
+                if m[0] in labels and m.end() < len(host[1]) and not any(a < m.end() and m.start() < b
+                                                                        for a, b, _, _ in found):
+                    found.append((m.start(), m.end(), *labels[m[0]]))
+            for start, end, new, key in found:
+                a, b = host.start(1) + start, host.start(1) + end
+                if not any(h.start < b and a < h.end for h in taken + out):
                     out.append(Hit(a, b, new, key, ((a, b, new),), in_host=True))
         return out
 
@@ -251,6 +259,10 @@ _HOST = re.compile(r"(?i)(?<![\w@.-])(?:[a-z][\w+.-]*://)?((?:[a-z0-9-]+\.)+(?:c
                    r"co|uk|de|fr|jp|au|ca|it|es|nl|ru|cn|in|br|be|ch|at|se|no|dk|fi|ie|nz|za|kr|mx|ar|pl|cz|tr|gr|pt|"
                    r"hu|ro|us|eu|me|ly|to))(?![\w-])")
 """A web address or bare host name ("www.bryanadams.com", "visitbruges.be"); group 1 is the host."""
+
+
+_LABEL = re.compile(r"[a-z0-9-]+")
+"""A label of a host name, between its dots."""
 
 
 def _letters(name: str) -> str:
