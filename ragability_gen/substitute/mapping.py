@@ -250,7 +250,7 @@ class Table:
                     found.append((m.start(), m.end(), *labels[m[0]]))
             for start, end, new, key in found:
                 a, b = host.start(1) + start, host.start(1) + end
-                if not any(h.start < b and a < h.end for h in taken + out):
+                if not any(h.start < b and a < h.end for h in (*taken, *out)):
                     out.append(Hit(a, b, new, key, ((a, b, new),), in_host=True))
         return out
 
