@@ -596,10 +596,12 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             if label == "GPE" and len(words[0]) > 1 and words[0].isupper() and words[0].isalpha():
                 out.append(Mention(field_name, s, e, text[s:e], label))  # "the neighbouring USSR", tagged a noun
             elif ordinary(words[0]) and not is_known_name(words[0]):  # "Distance", "Winner": a name only where a
-                # capital says so and the tagger agrees ("France" and "Will" are known names: as before), and
+                # capital says so (or opening a sentence, a place the lists know that NER and the tagger call one:
+                # "Shanghai lies at its mouth") and the tagger agrees ("France" and "Will" are known names), and
                 # no person's when the dictionary writes it in lower case only ("Keeper" of "Keeper of the
                 # Records"; "Atlas of Greek mythology" is also a proper name there)
-                if ((not sentence_start(text, s) or capitalised_only(words[0])) and is_name.tagged(s)
+                if ((not sentence_start(text, s) or capitalised_only(words[0])
+                     or label in ("GPE", "LOC") and known_place(words[0])) and is_name.tagged(s)
                         and not (label == "PERSON" and is_word(words[0]) and not is_proper_entry(words[0]))):
                     out.append(Mention(field_name, s, e, text[s:e], label))
             elif not is_common(words[0], VERY_COMMON_ZIPF) or is_name.tagged(s):
