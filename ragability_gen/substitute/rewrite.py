@@ -116,7 +116,7 @@ def _possessive(text: str, end: int, new: str) -> tuple[int, str]:
     ("The Badiblova's manager", not "The Badiblova' manager")."""
     if (end < len(text) and text[end] in "'’" and text[end - 1:end] in ("s", "S") and new[-1:] not in ("s", "S")
             and not (end + 1 < len(text) and _word_char(text[end + 1]))):
-        return end + 1, new + text[end] + ("S" if new.isupper() else "s")
+        return end + 1, new + text[end] + "s"  # "The SES' Laura Goodin": "The GCZ's Laura ..."
     return end, new
 
 
