@@ -93,7 +93,7 @@ GENERIC = frozenset("""
     radio television network studios orchestra choir ensemble
     war battle siege treaty act law convention agreement accord conference revolution rebellion uprising campaign
     expedition crisis championship championships cup final games festival award prize medal trophy tournament
-    marathon derby
+    marathon derby hurricane typhoon cyclone operation
     open time bill code charter constitution amendment statute decree edict resolution directive regulation
     rms hms uss ss mv hmas
     article section chapter clause paragraph part volume appendix annex figure verse episode season list lists
