@@ -83,6 +83,19 @@ def test_one_mapping_in_every_field(darwin: tuple[Instance, dict]) -> None:
     assert out.query == f"When did {given_name} {surname}'s ship reach {chile.lower()}?"  # NER missed it there
 
 
+def test_a_familys_plural_takes_the_family_name_of_its_person() -> None:
+    inst = make(["Ida Rehn moved to Tarsk in 1962 with her husband.", "The Rehns' house burned down in 1970."],
+                "When did the Rehns leave Tarsk?", [("in 1962", "Ida Rehn moved to Tarsk in 1962 with her husband."),
+                                                   ("in 1970", "The Rehns' house burned down in 1970.")])
+    for seed in (0, 1):
+        result = substitute_instances([inst], seed=seed)
+        out, rec = result.instances[0], result.audit[0]
+        family = next(e["fantasy"] for e in rec["entities"] if e["original"] == "Ida Rehn").split()[-1]
+        plural = family + ("es" if family.endswith(("s", "x", "z", "ch", "sh")) else "s")
+        assert f"The {plural}' house" in out.contexts["2"].text
+        assert f"the {plural} leave" in out.query
+
+
 def test_dates_move_together_and_durations_stay(darwin: tuple[Instance, dict]) -> None:
     out, rec = darwin
     off = rec["date_offset"]

@@ -562,13 +562,24 @@ def _english(word: str) -> bool:
 
 
 def _link_plurals(table: Table) -> None:
-    """A plural in "-ies" follows its singular ("ambulatories" beside "ambulatory"): the other plurals are merged
-    with their singulars and matched by their aliases (see ``build_table``), these are not."""
+    """A plural in "-ies" follows its singular ("ambulatories" beside "ambulatory"), and a family's plural follows
+    the family name of a person ("the Kennedys" beside "John Kennedy": "the Schens" beside "Gunargar Schen"): the
+    other plurals are merged with their singulars and matched by their aliases (see ``build_table``), these are
+    not."""
+    families = {norm(e.surface[a:b]) for e in table.entities.values() if e.label == "PERSON"
+                for a, b in parts(e.surface)[1:][-1:]}
     for ent in table.entities.values():
         singular = ent.key[:-3] + "y"
         if ent.key.endswith("ies") and singular in table.part_map and ent.key in table.part_map:
             new = table.part_map[singular]
             table.part_map[ent.key] = new[:-1] + "ies" if new.endswith("y") else new + "s"
+            continue
+        family = next((b for b in (ent.key[:-1], ent.key[:-2] if ent.key.endswith("es") else "")
+                       if b in families and b in table.part_map), None)
+        if (family is not None and ent.key in table.part_map and len(parts(ent.surface)) == 1
+                and not ent.key.endswith("ss") and ent.key not in families):
+            new = table.part_map[family]
+            table.part_map[ent.key] = new + ("es" if new.endswith(("s", "x", "z", "ch", "sh")) else "s")
 
 
 
