@@ -574,3 +574,15 @@ def test_an_acronym_keys_an_infobox_only_among_other_keys() -> None:
 def test_a_modern_word_before_a_model_code_is_a_maker(text: str, word: str, expected: bool) -> None:
     start = text.index(word)
     assert maker_at(text, start, start + len(word)) is expected
+
+
+def test_a_countrys_language_adjective_and_plural_demonym_follow_it() -> None:
+    from ragability_gen.substitute.places import country_of, sibling_forms
+
+    iceland = country_of("Iceland")
+    assert iceland is not None and country_of("Icelandic") is iceland  # CLDR's language of Iceland
+    assert country_of("German") is not country_of("Austria")  # Austria's official language is not its adjective
+    written = {"Iceland", "Icelandic", "Icelanders"}
+    forms = sibling_forms(lambda form: form in written, {"iceland": "Tenslo"}, lambda name: "Unused")
+    assert forms["Icelandic"].startswith("Tensl") and forms["Icelanders"].endswith("s")
+    assert forms["Icelanders"][:-1] == sibling_forms(lambda form: True, {"iceland": "Tenslo"}, str)["Icelander"]

@@ -29,11 +29,13 @@ CURRENCY_ZIPF = 3.0
 
 @dataclass(frozen=True)
 class Country:
-    """The forms of one country: names (the name and multi-letter alternative spellings), demonym, code."""
+    """The forms of one country: names (the name and multi-letter alternative spellings), demonym, code, and the
+    adjectives of its official languages that its name forms ("Icelandic" beside the demonym "Icelander")."""
 
     names: tuple[str, ...]
     demonym: str
     code: str
+    adjectives: tuple[str, ...] = ()
 
 
 @cache
@@ -45,14 +47,32 @@ def countries() -> dict[str, Country]:
     for c in countryinfo.all_countries():
         info = c.info()
         names = [info["name"]] + [s for s in info.get("altSpellings") or () if len(s) > 3 and not s.isupper()]
-        country = Country(tuple(dict.fromkeys(names)), info.get("demonym") or "",
-                          (info.get("ISO") or {}).get("alpha3") or "")
-        for form in list(country.names) + [country.demonym]:
+        demonym = info.get("demonym") or ""
+        country = Country(tuple(dict.fromkeys(names)), demonym, (info.get("ISO") or {}).get("alpha3") or "",
+                          _adjectives((info.get("ISO") or {}).get("alpha2") or "", names, demonym))
+        for form in list(country.names) + [country.demonym] + list(country.adjectives):
             if form:
                 out.setdefault(form.casefold(), country)
         if country.code:
             out.setdefault(country.code.casefold(), country)
     return out
+
+
+def _adjectives(territory: str, names: Iterable[str], demonym: str) -> tuple[str, ...]:
+    """The English names of a territory's official languages (the Unicode CLDR, ``babel``) that its name or demonym
+    forms, sharing their first three letters, other than the demonym: "Icelandic" of Iceland, "Persian" of Iran
+    (also called Persia); not "German" of Austria nor "Swedish" of Finland."""
+    if not territory:
+        return ()
+    from babel import Locale
+    from babel.languages import get_official_languages
+
+    stems = {n[:3].casefold() for n in (*names, demonym) if n and " " not in n}
+    english = Locale("en").languages
+    found = (english.get(code) for code in get_official_languages(territory))
+    names = tuple(names)
+    return tuple(a for a in found if isinstance(a, str) and a.isalpha() and a != demonym and a not in names
+                 and a[:3].casefold() in stems)
 
 
 @cache
@@ -209,8 +229,10 @@ def sibling_forms(present: Callable[[str], bool], mapped: dict[str, str],
         if place is None:
             place = invent_place(country.names[0])
         forms = {name: place for name in country.names if " " not in name}
-        if country.demonym:
-            forms[country.demonym] = demonym_for(place, country.demonym)
+        for demonym in filter(None, (country.demonym, *country.adjectives)):
+            forms.setdefault(demonym, demonym_for(place, demonym))
+            if demonym[-1:].isalpha() and not demonym.endswith(("s", "sh", "ch", "ese")):
+                forms.setdefault(demonym + "s", demonym_for(place, demonym) + "s")  # "Icelanders", "Kazakhs"
         if country.code:
             forms[country.code] = code_for(place, list(mapped.values()) + list(out.values()))
         for original, replacement in forms.items():
