@@ -453,7 +453,7 @@ def _fix(table: Table, ent: Entity, new: str) -> bool:
     for i, ((a, b), (c, d)) in enumerate(zip(old_parts, new_parts, strict=True)):
         if norm(ent.surface[a:b]) == norm(new[c:d]):
             continue
-        if _title_own(ent, ent.surface[a:b], i):
+        if _title_own(ent, ent.surface[a:b], i) or _initial(ent, ent.surface[a:b], i):
             table.own.setdefault(ent.key, {})[norm(ent.surface[a:b])] = new[c:d]
         else:
             known = table.part_map.get(norm(ent.surface[a:b]))
@@ -510,11 +510,16 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
             return False
         replace = [first]
         table.forced.add(norm(words[first]))
+    if replace:
+        replace = sorted({*replace, *(i for i, w in enumerate(words) if _initial(ent, w, i))})
     for i in replace:
         key = norm(words[i])
         w = words[i]
-        own = _title_own(ent, w, i)
+        own = _title_own(ent, w, i) or _initial(ent, w, i)
         if key in table.part_map and not own or key in table.own.get(ent.key, {}):
+            continue
+        if _initial(ent, w, i):  # "J. R. R. Tolkien" -> "K. M. M. Frecneck": the initials tell the name too
+            table.own.setdefault(ent.key, {})[key] = next((c for c in invent("acronym", w * 3) if c != w), "X")
             continue
         if _DOTTED.fullmatch(w):  # "U.S." -> "K.R."
             table.part_map[key] = ".".join(invent("acronym", w.replace(".", ""))) + "."
@@ -538,6 +543,13 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
         else:
             table.part_map[key] = new
     return True
+
+
+def _initial(ent: Entity, word: str, i: int) -> bool:
+    """True for an initial before a person's family name ("J" of "J. R. R. Tolkien", "F" of "F. Scott Fitzgerald"):
+    it changes in that name only, as other names and words keep their letters ("Vitamin D", "Plan B")."""
+    return (ent.label == "PERSON" and len(word) == 1 and word.isupper() and word.isalpha()
+            and i < len(parts(ent.surface)) - 1)
 
 
 def _title_own(ent: Entity, word: str, i: int) -> bool:
