@@ -586,3 +586,27 @@ def test_a_countrys_language_adjective_and_plural_demonym_follow_it() -> None:
     forms = sibling_forms(lambda form: form in written, {"iceland": "Tenslo"}, lambda name: "Unused")
     assert forms["Icelandic"].startswith("Tensl") and forms["Icelanders"].endswith("s")
     assert forms["Icelanders"][:-1] == sibling_forms(lambda form: True, {"iceland": "Tenslo"}, str)["Icelander"]
+
+
+def test_an_invented_country_code_is_no_word_of_the_instance_nor_of_english() -> None:
+    from ragability_gen.substitute.places import code_for
+
+    assert code_for("Afrelia", []) == "AFR"
+    assert code_for("Afrelia", [], lambda code: code == "AFR") == "AFE"  # "AFR Midnight Rambler" is in the instance
+    assert code_for("Andvika", []) == "ANV"  # not "AND"
+    assert code_for("Afrelia", ["AFR", "AFE"], lambda code: code in ("AFL", "AFI", "AFA")) == "AFB"
+
+
+def test_an_initial_is_a_letter_a_full_stop_and_a_space() -> None:
+    from ragability_gen.substitute.mapping import Entity, _initial
+
+    def initials(surface: str, label: str = "PERSON") -> list[str]:
+        ent = Entity(surface.lower(), label, surface, [surface])
+        spans = parts(surface)
+        return [surface[a:b] for i, (a, b) in enumerate(spans) if _initial(ent, surface[a:b], i)]
+
+    assert initials("J. R. R. Tolkien") == ["J", "R", "R"]
+    assert initials("Claude I. Bakewell") == ["I"]
+    assert initials("Albatros D.III") == []  # a model's letter, though NER calls it a person
+    assert initials("Alekseyev I-21") == []
+    assert initials("J. R. R. Tolkien", "ORG") == []

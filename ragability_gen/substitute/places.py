@@ -15,11 +15,12 @@ package), so that list is maintained data as well.
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
-from .names import PLURAL
+from .names import PLURAL, is_common
 
 _DEMONYM_ENDINGS = ("ians", "ans", "ese", "ish", "ian", "ic", "an", "i")
 CURRENCY_ZIPF = 3.0
@@ -193,11 +194,14 @@ def place_for(demonym: str) -> str:
     return stem + "ia"
 
 
-def code_for(place: str, taken: Iterable[str]) -> str:
-    """An upper-case three-letter code for an invented place: its first two letters and another, unless taken."""
+def code_for(place: str, taken: Iterable[str], written: Callable[[str], bool] = lambda code: False) -> str:
+    """An upper-case three-letter code for an invented place: its first two letters and another, unless taken or
+    ``written`` in the instance already (a code that is an original word there, "AFR" of "AFR Midnight Rambler",
+    would read as that word left), nor a common English word ("AND", "THE")."""
     letters = re.sub(r"[^A-Za-z]", "", place).upper()
     used = set(taken)
-    return next((letters[:2] + c for c in letters[2:] if letters[:2] + c not in used), letters[:3])
+    tries = [letters[:2] + c for c in letters[2:] + string.ascii_uppercase]
+    return next((c for c in tries if c not in used and not written(c) and not is_common(c.lower())), letters[:3])
 
 
 def sibling_forms(present: Callable[[str], bool], mapped: dict[str, str],
@@ -234,7 +238,7 @@ def sibling_forms(present: Callable[[str], bool], mapped: dict[str, str],
             if demonym[-1:].isalpha() and not demonym.endswith(("s", "sh", "ch", "ese")):
                 forms.setdefault(demonym + "s", demonym_for(place, demonym) + "s")  # "Icelanders", "Kazakhs"
         if country.code:
-            forms[country.code] = code_for(place, list(mapped.values()) + list(out.values()))
+            forms[country.code] = code_for(place, list(mapped.values()) + list(out.values()), present)
         for original, replacement in forms.items():
             anchor = original.casefold() in mapped and mapped[original.casefold()] == replacement
             if not anchor and present(original):
