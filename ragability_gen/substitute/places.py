@@ -232,13 +232,15 @@ def sibling_forms(present: Callable[[str], bool], mapped: dict[str, str],
             place = place_for(mapped[country.demonym.casefold()])
         if place is None:
             place = invent_place(country.names[0])
+        old_words = {w.casefold() for n in country.names for w in n.split()}
+        stem = next((w for w in place.split() if w.casefold() not in old_words), place.split()[-1])  # "Irod States"
         forms = {name: place for name in country.names if " " not in name}
         for demonym in filter(None, (country.demonym, *country.adjectives)):
-            forms.setdefault(demonym, demonym_for(place, demonym))
+            forms.setdefault(demonym, demonym_for(stem, demonym))
             if demonym[-1:].isalpha() and not demonym.endswith(("s", "sh", "ch", "ese")):
-                forms.setdefault(demonym + "s", demonym_for(place, demonym) + "s")  # "Icelanders", "Kazakhs"
+                forms.setdefault(demonym + "s", demonym_for(stem, demonym) + "s")  # "Icelanders", "Kazakhs"
         if country.code:
-            forms[country.code] = code_for(place, list(mapped.values()) + list(out.values()), present)
+            forms[country.code] = code_for(stem, list(mapped.values()) + list(out.values()), present)
         for original, replacement in forms.items():
             anchor = original.casefold() in mapped and mapped[original.casefold()] == replacement
             if not anchor and present(original):
