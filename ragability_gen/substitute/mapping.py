@@ -546,14 +546,15 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
 
 
 def _initial(ent: Entity, word: str, i: int) -> bool:
-    """True for an initial before a person's family name ("J" of "J. R. R. Tolkien", "F" of "F. Scott Fitzgerald"; a
-    letter, a full stop and a space): it changes in that name only, as other names and words keep their letters
-    ("Vitamin D", "Plan B"), and a model's letter is none ("Albatros D.III", NER's person)."""
+    """True for an initial before a person's family name ("J" of "J. R. R. Tolkien", "F" of "F. Scott Fitzgerald",
+    "W" of "George W Bush"; a letter, maybe a full stop, and a space): it changes in that name only, as other names
+    and words keep their letters ("Vitamin D", "Plan B"), and a model's letter is none ("Albatros D.III", NER's
+    person)."""
     spans = parts(ent.surface)
     if not (ent.label == "PERSON" and len(word) == 1 and word.isupper() and word.isalpha() and i < len(spans) - 1):
         return False
     after = ent.surface[spans[i][1]:spans[i][1] + 2]
-    return after[:1] == "." and (after[1:] == "" or after[1:].isspace())  # not "D" of "Albatros D.III", "I-21"
+    return after[:1].isspace() or after[:1] == "." and (after[1:] == "" or after[1:].isspace())  # not "D.III", "I-21"
 
 
 def _title_own(ent: Entity, word: str, i: int) -> bool:

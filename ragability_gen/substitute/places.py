@@ -235,8 +235,8 @@ def sibling_forms(present: Callable[[str], bool], mapped: dict[str, str],
         old_words = {w.casefold() for n in country.names for w in n.split()}
         stem = next((w for w in place.split() if w.casefold() not in old_words), place.split()[-1])  # "Irod States"
         forms = {name: place for name in country.names if " " not in name}
-        for demonym in filter(None, (country.demonym, *country.adjectives)):
-            forms.setdefault(demonym, demonym_for(stem, demonym))
+        for demonym in (d for d in (country.demonym, *country.adjectives) if d and " " not in d):
+            forms.setdefault(demonym, demonym_for(stem, demonym))  # "South African": NER's, the name's words kept
             if demonym[-1:].isalpha() and not demonym.endswith(("s", "sh", "ch", "ese")):
                 forms.setdefault(demonym + "s", demonym_for(stem, demonym) + "s")  # "Icelanders", "Kazakhs"
         if country.code:
