@@ -611,3 +611,13 @@ def test_an_initial_is_a_letter_a_full_stop_and_a_space() -> None:
     assert initials("Albatros D.III") == []  # a model's letter, though NER calls it a person
     assert initials("Alekseyev I-21") == []
     assert initials("J. R. R. Tolkien", "ORG") == []
+
+
+def test_a_demonym_two_countries_share_goes_with_the_country_the_instance_names() -> None:
+    from ragability_gen.substitute.places import sibling_forms
+
+    written = {"American", "Americans", "United States"}
+    forms = sibling_forms(lambda form: form in written,
+                          {"american": "Arijkan", "united states": "Oplenborough States"}, str)
+    assert forms["American"] == "Oplenboroughan"  # not the Northern Mariana Islands', whose demonym is "American"
+    assert forms["Americans"] == "Oplenboroughans"

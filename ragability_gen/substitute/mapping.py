@@ -70,7 +70,7 @@ from .names import (
     is_word,
     person_shaped,
 )
-from .places import country_of, demonym_for, derived_forms, sibling_forms
+from .places import country_of, demonym_for, demonym_or_language, derived_forms, sibling_forms
 from .words import CARDINALS, CONTENT_STOP_WORDS, in_row, never_name
 
 _STYLE = {"PERSON": "family", "NORP": "demonym", "LANGUAGE": "demonym", "GPE": "place", "LOC": "place",
@@ -348,6 +348,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
         _link_plurals(table)
         ranked += _link_places(table, present, invent)
         ranked += _link_derived(table, present)
+        _link_plural_demonyms(table)
         _link_initialisms(table)
     spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
     for ent in ranked:
@@ -599,6 +600,16 @@ def _link_plurals(table: Table) -> None:
             table.part_map[ent.key] = new + ("es" if new.endswith(("s", "x", "z", "ch", "sh")) else "s")
 
 
+
+
+def _link_plural_demonyms(table: Table) -> None:
+    """A demonym's plural takes the singular's replacement, whichever link gave it ("Americans" beside "American",
+    which the country's forms or the place "America" may map; "Icelanders" NER found on its own)."""
+    for ent in table.entities.values():
+        singular = ent.key[:-1]
+        if (ent.key.endswith("s") and len(parts(ent.surface)) == 1 and singular in table.part_map
+                and ent.key in table.part_map and demonym_or_language(ent.surface[:-1])):
+            table.part_map[ent.key] = table.part_map[singular] + "s"
 
 
 def _link_places(table: Table, present: Callable[[str], bool], invent: Callable[[str, str], str]) -> list[Entity]:

@@ -226,7 +226,11 @@ def sibling_forms(present: Callable[[str], bool], mapped: dict[str, str],
         country = country_of(form) or (country_of(form.upper()) if len(form) <= 4 else None)  # "us" was "US"
         if country is not None:
             seen.setdefault(id(country), country)
-    for country in seen.values():
+    named = [c for c in seen.values() if any(n.casefold() in mapped for n in c.names)]
+    taken = {d.casefold() for c in named for d in (c.demonym, *c.adjectives) if d}
+    for country in [c for c in seen.values() if c in named or c.demonym.casefold() not in taken]:
+        # a demonym that a country named in the instance shares goes with it ("American": the Northern Mariana
+        # Islands' too, which the data lists first, beside "the United States")
         place = next((mapped[n.casefold()] for n in country.names if n.casefold() in mapped), None)
         if place is None and country.demonym.casefold() in mapped:
             place = place_for(mapped[country.demonym.casefold()])
