@@ -851,9 +851,9 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
     name by ``is_name``, it has no digits and no month, and one of its words other than designators,
     titles and initials is not a common English word ("Buildings A", "Located", "Liberal" are no
     names; wordfreq's counts are case-blind, so a well-known name such as "Dublin" counts as common
-    too and is left to NER, unless a table row holds it, the place lists know it, the dictionary lacks it and it is
-    no demonym: "| Bath | England |", where NER saw a quantity; not "Greatest American Albums"), or names a
-    continent or region ("occurred in Asia", which NER missed). A run
+    too and is left to NER, unless it fills a table cell alone, the place lists know it, the dictionary lacks it
+    and it is no demonym: "| Bath | England |", where NER saw a quantity; not "Greatest American Albums" nor
+    "Christmas Songs Compilation"), or names a continent or region ("occurred in Asia", which NER missed). A run
     of several words opening a sentence counts also when its first word is neither common nor in the
     dictionary ("Émile Durkheim", "Émile" tagged an adjective).
     """
@@ -889,7 +889,8 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
                 or len(words) == 1 and (short_month(text, s, e) or counted(text, s, e))
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
                 or all(ordinary(w) and not known_place(w) and not is_region(w)
-                       and (is_word(w) or not is_place_name(w) or demonym_or_language(w) or not in_row(text, s))
+                       and (is_word(w) or not is_place_name(w) or demonym_or_language(w) or len(words) > 1
+                            or not in_row(text, s) or cell_span(text, s, e) != (s, e))
                        for w in content)
                 and not _named_land(text, ps, is_name)
                 or label_words(words, text, s, e)):
