@@ -621,3 +621,22 @@ def test_a_demonym_two_countries_share_goes_with_the_country_the_instance_names(
                           {"american": "Arijkan", "united states": "Oplenborough States"}, str)
     assert forms["American"] == "Oplenboroughan"  # not the Northern Mariana Islands', whose demonym is "American"
     assert forms["Americans"] == "Oplenboroughans"
+
+
+def test_plurals_follow_their_singulars_and_only_plurals_do() -> None:
+    from ragability_gen.substitute.mapping import Entity, Table, _link_plurals
+
+    table = Table()
+    for surface, label, new in [("Suresh Krishna", "PERSON", None), ("Krishnan", "GPE", "Lenum"),
+                                ("Krishnas", "PERSON", "Tovo"), ("American", "NORP", "Irodan"),
+                                ("Americans", "GPE", "Arijkans"), ("ambulatory", "TERM", "brinty"),
+                                ("ambulatories", "TERM", "glasses")]:
+        table.entities[surface.lower()] = Entity(surface.lower(), label, surface, [surface])
+        if new:
+            table.part_map[surface.lower()] = new
+    table.part_map["krishna"] = "Frisav"
+    _link_plurals(table)
+    assert table.part_map["krishnas"] == "Frisavs"  # a family's plural
+    assert table.part_map["krishnan"] == "Lenum"  # one letter longer, no plural
+    assert table.part_map["americans"] == "Irodans"  # a demonym's plural
+    assert table.part_map["ambulatories"] == "brinties"

@@ -351,9 +351,9 @@ def _column_word_at(text: str, start: int, end: int) -> bool:
     word = text[start:end]
     if _column_word(word):
         return True
-    a, b = cell_span(text, start, end)
-    if (a, b) == (start, end) and _acronym_key(word) and key_cell(text, start, end) != ():
+    if acronym_key_cell(text, start, end):
         return True  # "GPU | Adreno 530", "ISBN | 978-...": an infobox key, a label however it is written
+    a, b = cell_span(text, start, end)
     return a == start and _plain_key(word) and key_cell(text, start, end) != () and _key(text[a:b])
 
 
@@ -361,10 +361,8 @@ def acronym_key_cell(text: str, start: int, end: int) -> bool:
     """True for an acronym that is an infobox's key on its own ("GPU | Adreno 530", ``_acronym_key``). Not in a
     table's header row ("| Year | MVP |", "| PGA | Total |": a column may be named after a tournament), nor before
     words of a key ("NBA draft", "ISTAT code": an organisation the value comes from)."""
-    if cell_span(text, start, end) != (start, end) or not _acronym_key(text[start:end]):
-        return False
-    column = key_column(text, text.rfind("\n", 0, start) + 1)
-    return bool(column) and _keys(column) and key_cell(text, start, end) != ()
+    return (cell_span(text, start, end) == (start, end) and _acronym_key(text[start:end]) and _infobox(text, start)
+            and key_cell(text, start, end) != ())
 
 
 def _acronym_key(word: str) -> bool:
@@ -396,11 +394,10 @@ def _keys(column: tuple[str, ...]) -> bool:
     two-column table of names ("Nixon | 1972", "Swedbank | 354.5"). Cells that are an acronym alone ("GPU", "SPD")
     are left out of the count, and at least two other cells must be left to decide ("| Party | Seats |" over
     "| SPD | 120 |" is a table)."""
-    acronyms = sum(_acronym_key(c.strip()) for c in column)
-    if acronyms:  # "CPU | ...", "GPU | ...": no evidence either way; the other keys must show an infobox
-        plain = [c for c in column if not _acronym_key(c.strip())]
-        return len(plain) >= 2 and 3 * sum(map(_opens_key, plain)) >= 2 * len(plain)
-    return 3 * sum(map(_opens_key, column)) >= 2 * len(column)
+    plain = [c for c in column if not _acronym_key(c.strip())]  # "CPU | ...", "GPU | ...": no evidence either way
+    if len(plain) < len(column) and len(plain) < 2:
+        return False  # the other keys must show an infobox
+    return 3 * sum(map(_opens_key, plain)) >= 2 * len(plain)
 
 
 def column_cell(text: str, start: int, end: int) -> bool:
@@ -408,10 +405,16 @@ def column_cell(text: str, start: int, end: int) -> bool:
     row ("Locale | Fairfax County", "Electrification | 1928": the first cell of a block of two-cell rows whose first
     cells read as keys), or a table's header row (``header_row``). An infobox has no header row: its first row is a
     key and a value like the others ("title | Johannesburg" over "City | 957,441")."""
-    column = key_column(text, text.rfind("\n", 0, start) + 1)
-    if column and _keys(column):
+    if _infobox(text, start):
         return key_cell(text, start, end) != ()
     return header_row(text, start, end)
+
+
+def _infobox(text: str, pos: int) -> bool:
+    """True when the line holding ``pos`` is a row of an infobox: a block of two-cell rows whose first cells read as
+    keys (``_keys``)."""
+    column = key_column(text, text.rfind("\n", 0, pos) + 1)
+    return bool(column) and _keys(column)
 
 
 def column_words_at(text: str, start: int, end: int) -> bool:
@@ -764,6 +767,14 @@ def counted(text: str, start: int, end: int) -> bool:
             and not is_known_name(word) and not known_place(word) and not capitalised_only(word))
 
 
+def _listed_place_in_cell(text: str, start: int, end: int) -> bool:
+    """True for a word filling a table cell alone that the place lists know and the dictionary lacks, no demonym:
+    "England" of "| 2 | Bath | England |", where NER saw a quantity."""
+    word = text[start:end]
+    return (in_row(text, start) and cell_span(text, start, end) == (start, end) and not is_word(word)
+            and is_place_name(word) and not demonym_or_language(word))
+
+
 _AUXILIARY_BEFORE = re.compile(r"(?i)(?<!\w)(?:did|does|do|will|would|could|can|should|shall|might|must)\s+$")
 
 
@@ -888,10 +899,8 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
                 or len(words) == 1 and (short_month(text, s, e) or counted(text, s, e))
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
-                or all(ordinary(w) and not known_place(w) and not is_region(w)
-                       and (is_word(w) or not is_place_name(w) or demonym_or_language(w) or len(words) > 1
-                            or not in_row(text, s) or cell_span(text, s, e) != (s, e))
-                       for w in content)
+                or all(ordinary(w) and not known_place(w) and not is_region(w) for w in content)
+                and not (len(words) == 1 and _listed_place_in_cell(text, s, e))
                 and not _named_land(text, ps, is_name)
                 or label_words(words, text, s, e)):
             continue

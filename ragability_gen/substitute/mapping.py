@@ -345,10 +345,9 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
             del table.entities[ent.key]
     ranked = [e for e in ranked if e.key in table.entities]
     if fixed is None:
-        _link_plurals(table)
         ranked += _link_places(table, present, invent)
         ranked += _link_derived(table, present)
-        _link_plural_demonyms(table)
+        _link_plurals(table)
         _link_initialisms(table)
     spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
     for ent in ranked:
@@ -511,15 +510,15 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
             return False
         replace = [first]
         table.forced.add(norm(words[first]))
-    if replace:
-        replace = sorted({*replace, *(i for i, w in enumerate(words) if _initial(ent, w, i))})
+    initials = {i for i, w in enumerate(words) if _initial(ent, w, i)} if replace else set()
+    replace = sorted({*replace, *initials})
     for i in replace:
         key = norm(words[i])
         w = words[i]
-        own = _title_own(ent, w, i) or _initial(ent, w, i)
+        own = _title_own(ent, w, i) or i in initials
         if key in table.part_map and not own or key in table.own.get(ent.key, {}):
             continue
-        if _initial(ent, w, i):  # "J. R. R. Tolkien" -> "K. M. M. Frecneck": the initials tell the name too
+        if i in initials:  # "J. R. R. Tolkien" -> "K. M. M. Frecneck": the initials tell the name too
             table.own.setdefault(ent.key, {})[key] = next((c for c in invent("acronym", w * 3) if c != w), "X")
             continue
         if _DOTTED.fullmatch(w):  # "U.S." -> "K.R."
@@ -580,36 +579,29 @@ def _english(word: str) -> bool:
 
 
 def _link_plurals(table: Table) -> None:
-    """A plural in "-ies" follows its singular ("ambulatories" beside "ambulatory"), and a family's plural follows
-    the family name of a person ("the Kennedys" beside "John Kennedy": "the Schens" beside "Gunargar Schen"): the
-    other plurals are merged with their singulars and matched by their aliases (see ``build_table``), these are
-    not."""
+    """A plural takes its singular's replacement where the links mapped them apart: a plural in "-ies"
+    ("ambulatories" beside "ambulatory"), a family's plural ("the Kennedys" beside "John Kennedy": "the Schens"
+    beside "Gunargar Schen") and a demonym's ("Americans" beside "American", which the country's forms or the place
+    "America" may map; "Icelanders" NER found on its own). The other plurals are merged with their singulars and
+    matched by their aliases (see ``build_table``)."""
     families = {norm(e.surface[a:b]) for e in table.entities.values() if e.label == "PERSON"
                 for a, b in parts(e.surface)[1:][-1:]}
     for ent in table.entities.values():
-        singular = ent.key[:-3] + "y"
-        if ent.key.endswith("ies") and singular in table.part_map and ent.key in table.part_map:
-            new = table.part_map[singular]
+        if ent.key not in table.part_map:
+            continue
+        if ent.key.endswith("ies") and ent.key[:-3] + "y" in table.part_map:
+            new = table.part_map[ent.key[:-3] + "y"]
             table.part_map[ent.key] = new[:-1] + "ies" if new.endswith("y") else new + "s"
+            continue
+        if len(parts(ent.surface)) != 1 or not ent.key.endswith("s") or ent.key.endswith("ss"):
             continue
         family = next((b for b in (ent.key[:-1], ent.key[:-2] if ent.key.endswith("es") else "")
                        if b in families and b in table.part_map), None)
-        if (family is not None and ent.key in table.part_map and len(parts(ent.surface)) == 1
-                and not ent.key.endswith("ss") and ent.key not in families):
+        if family is not None and ent.key not in families:
             new = table.part_map[family]
             table.part_map[ent.key] = new + ("es" if new.endswith(("s", "x", "z", "ch", "sh")) else "s")
-
-
-
-
-def _link_plural_demonyms(table: Table) -> None:
-    """A demonym's plural takes the singular's replacement, whichever link gave it ("Americans" beside "American",
-    which the country's forms or the place "America" may map; "Icelanders" NER found on its own)."""
-    for ent in table.entities.values():
-        singular = ent.key[:-1]
-        if (ent.key.endswith("s") and len(parts(ent.surface)) == 1 and singular in table.part_map
-                and ent.key in table.part_map and demonym_or_language(ent.surface[:-1])):
-            table.part_map[ent.key] = table.part_map[singular] + "s"
+        elif ent.key[:-1] in table.part_map and demonym_or_language(ent.surface[:-1]):
+            table.part_map[ent.key] = table.part_map[ent.key[:-1]] + "s"
 
 
 def _link_places(table: Table, present: Callable[[str], bool], invent: Callable[[str, str], str]) -> list[Entity]:

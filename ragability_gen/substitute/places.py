@@ -68,10 +68,10 @@ def _adjectives(territory: str, names: Iterable[str], demonym: str) -> tuple[str
     from babel import Locale
     from babel.languages import get_official_languages
 
+    names = tuple(names)
     stems = {n[:3].casefold() for n in (*names, demonym) if n and " " not in n}
     english = Locale("en").languages
     found = (english.get(code) for code in get_official_languages(territory))
-    names = tuple(names)
     return tuple(a for a in found if isinstance(a, str) and a.isalpha() and a != demonym and a not in names
                  and a[:3].casefold() in stems)
 
