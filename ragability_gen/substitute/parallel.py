@@ -25,6 +25,7 @@ from ragability_gen.core.progress import Progress, emit
 
 from .core import SubstituteResult, SubstituteSummary, _faker, substitute_instances, text_fields
 from .names import _known_names, _models, _surnames, zipf_en
+from .places import countries, language_names, place_names
 from .words import never_name
 
 MIN_TEXTS = 2000
@@ -67,8 +68,10 @@ def chunks(groups: Sequence[list[int]], sizes: Sequence[int], parts: int) -> lis
 
 
 def _warm() -> None:
-    """Load what every group needs (word lists, name models, Faker) once, before the fork."""
+    """Load what every group needs (word lists, name models, Faker, the country and language data) once, before the
+    fork."""
     _faker(), _models(), _known_names(), _surnames(), zipf_en("the"), never_name("the")
+    countries(), place_names(), language_names()
 
 
 def _run_chunk(idxs: list[int]) -> tuple[list[int], SubstituteResult]:
