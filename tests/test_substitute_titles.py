@@ -31,7 +31,7 @@ def titles(text: str, found: list[tuple[int, int]] | None = None) -> list[str]:
     ("Tolkien's novel The Lord of the Rings was published in 1954.", ["Lord of the Rings"]),
     ("The movie Titanic's success surprised the studio.", ["Titanic"]),
     ("Love Story is a 1970 American romantic drama film directed by Arthur Hiller.", ["Love Story"]),
-    ("The sequel Despicable Me 3 followed the film Despicable Me 2 in 2017.", ["Despicable Me 2"]),
+    ("The sequel Despicable Me 3 followed the film Despicable Me 2 in 2017.", ["Despicable Me 3", "Despicable Me 2"]),
 ])
 def test_titles_after_the_kind_of_work_or_opening_a_lead_sentence(text: str, expected: list[str]) -> None:
     assert titles(text) == expected
@@ -205,3 +205,44 @@ def test_the_subject_of_a_lead_sentence_is_a_title_whole() -> None:
     text = "Crisis on Infinite Earths was a novel released in the winter."
     earths = (text.index("Infinite"), text.index("Earths") + 6)
     assert titles(text, [earths]) == ["Crisis on Infinite Earths"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Pride and Prejudice, a novel by Jane Austen, was published in 1813.", ["Pride and Prejudice"]),
+    ("The Grapes of Wrath (1939) is a novel by John Steinbeck.", ["Grapes of Wrath"]),
+    ("Hamlet is a tragic play by William Shakespeare.", ["Hamlet"]),
+    ("Swift published the essay A Modest Proposal in 1729.", ["Modest Proposal"]),
+    ("Swift's main target in A Modest Proposal was not the conditions in Ireland.", ["Modest Proposal"]),
+    ("She starred in A Star Is Born, and later in An American in Paris.", ["Star Is Born", "American in Paris"]),
+])
+def test_titles_in_apposition_after_a_year_and_after_a_capital_article(text: str, expected: list[str]) -> None:
+    assert sorted(titles(text)) == sorted(expected)
+
+
+@pytest.mark.parametrize("text", [
+    "Later, a novel by an unknown author appeared.",  # one word before an apposition: no title
+    "Vitamin A Deficiency is common; Exhibit A Shows the knife.",  # a letter after a capitalised word
+    "The results, a report by the board, were published.",  # an apposition that names no work
+    "| A | Team | Points |",  # a table's header, not inside a sentence
+    "In Hong Kong, a film by a local studio grossed HK$870,000.",  # an apposition opening with a function word
+    "In Hong Kong, the film grossed HK$870,000.",
+    "Roy Winsor (April 13, 1912 - May 31, 1987) was an American soap opera writer.",  # a writer, no work
+])
+def test_no_title_from_an_apposition_or_article_that_marks_none(text: str) -> None:
+    assert titles(text) == []
+
+
+def test_a_place_inside_a_title_stays_a_place_in_the_title_and_elsewhere() -> None:
+    inst = Instance("1", "Who starred in An American in Paris?", {
+        "1": Context("1", "Gene Kelly starred in the film An American in Paris, shot in 1951.", "qeu", "1", (),
+                     ("2",)),
+        "2": Context("2", "Paris itself was never used in the film.", "qeu", "2", (), ("1",)),
+    }, {"1": Answer("Gene Kelly", "Gene Kelly starred in it."), "2": Answer("nobody", "Nobody did.")})
+    nlp.load_model()
+    for seed in range(4):
+        result = substitute_instances([inst], seed=seed)
+        out, audit = result.instances[0], result.audit[0]
+        place = next(e["fantasy"] for e in audit["entities"] if e["original"] == "Paris")
+        title = next(e["fantasy"] for e in audit["entities"] if e["original"] == "American in Paris")
+        assert title.endswith(" in " + place) and not is_common(place, 2.0), (title, place)  # an invented place
+        assert out.contexts["2"].text.startswith(place + " itself") and "Paris" not in out.query

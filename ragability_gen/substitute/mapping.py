@@ -528,8 +528,10 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
             style = "acronym"
         elif w[:1].islower() and not _camel(w):
             style = "lower"
-        elif ent.label in ("TITLE", "WORK_OF_ART") and _english(w):
+        elif ent.label in ("TITLE", "WORK_OF_ART") and _english(w) and _named_alone(table, key) is None:
             style = "word"
+        elif ent.label in ("TITLE", "WORK_OF_ART") and _named_alone(table, key) is not None:
+            style = _STYLE.get(_named_alone(table, key), "org")  # "Paris" of "An American in Paris" stays a place
         elif ent.label == "PERSON":
             style = "family" if i == replace[-1] else "given"
         else:
@@ -543,6 +545,14 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
         else:
             table.part_map[key] = new
     return True
+
+
+def _named_alone(table: Table, key: str) -> str | None:
+    """The label of the known name ``key`` the instance also holds on its own, not as a title ("Paris", also found in
+    "An American in Paris"; not NER's place "Songs" of "Songs from the Big Chair" in a question), or None."""
+    other = table.entities.get(key)
+    return other.label if other is not None and other.label not in ("TITLE", "WORK_OF_ART") and is_known_name(
+        other.surface) else None
 
 
 def _initial(ent: Entity, word: str, i: int) -> bool:

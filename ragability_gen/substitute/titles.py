@@ -27,16 +27,29 @@ WORKS = ("album", "albums", "song", "songs", "single", "singles", "film", "films
          "novels", "book", "books", "series", "miniseries", "sitcom", "TV show", "television show", "musical", "opera",
          "operetta", "poem", "painting", "documentary", "EP", "LP", "episode", "anthem", "hymn", "ballad", "soundtrack",
          "mixtape", "novella", "memoir", "manga", "anime", "telenovela", "symphony", "trilogy", "podcast",
-         "video game", "board game")
+         "video game", "board game", "essay", "essays", "treatise", "pamphlet", "short story", "sonnet", "ballet",
+         "sonata", "concerto", "cantata", "oratorio", "screenplay", "libretto", "comic book", "graphic novel", "sequel")
 """Words for a kind of work, written in lower case before its title; not words that as often stand before a name of
-another kind ("the game Manchester United won", "the story The Washington Post ran")."""
+another kind ("the game Manchester United won", "the story The Washington Post ran", "to play Arsenal")."""
+_SAID_WORKS = WORKS + ("play", "plays", "story", "stories")
+"""Words for a kind of work that a lead sentence says its subject is ("Hamlet is a tragedy ... play")."""
 _QUOTES = {'"': '"', "“": "”", "‘": "’", "''": "''", "'": "'"}
 _WORK = re.compile(r"(?<![\w-])(?:" + "|".join(WORKS + ("titled", "entitled"))
                    + r")(?![\w'’-])[ \t]*,?[ \t]+(?:(''|[\"“‘'])[ \t]*)?")
-_LEAD = re.compile(r"[ \t]+(?:is|was|are|were)[ \t]+(?:a|an|the)[ \t]+"
+_MAKERS = ("writer", "singer", "director", "producer", "composer", "actor", "actress", "star", "critic", "artist",
+           "company", "studio", "character", "label", "editor", "executive", "host", "presenter", "personality",
+           "franchise", "house")
+"""Who or what a lead sentence's subject is after a word for a kind of work: a person or a firm, no work ("an
+American soap opera writer", "a film company")."""
+_LEAD = re.compile(r"(?:[ \t]+\([^()\n]{1,60}\))?(?:[ \t]+(?:is|was|are|were)[ \t]+(?:a|an|the)|(,)[ \t]+(?:a|an))[ \t]+"
                    r"(?:(?!(?:of|by|in|from|with|whose|which|that|who|for|on|at|to)[ \t])[\w-]+[ \t]+){0,5}?(?:"
-                   + "|".join(WORKS) + r")(?![\w'’-])")
-"""What follows the subject of a lead sentence about a work: "is the fifth studio album by ..."."""
+                   + "|".join(_SAID_WORKS) + r")(?![\w'’-])(?![ \t]+(?:" + "|".join(_MAKERS) + r")s?(?![\w'’-]))")
+"""What follows the subject of a lead sentence about a work, maybe after its year in brackets: "is the fifth studio
+album by ...", "(1939) is a novel by"; or an apposition ("Pride and Prejudice, a novel by Jane Austen, was ...")."""
+_ARTICLE = re.compile(r"(?<=[^\W\d_]|[,;:])[ \t]+(A|An)(?=[ \t]+[A-Z])")
+"""A capitalised indefinite article inside a sentence, before a capitalised word: it opens a title ("Swift's target in
+A Modest Proposal", "starred in A Star Is Born"); a letter after a capitalised word is a grade or a type ("Vitamin
+A", "Exhibit A")."""
 _TOKEN = re.compile(r"[^\W_][\w'’.-]*")
 _SMALL = frozenset("a an the of in on at to for from by with and or nor but as into over under is are was were be "
                    "it its my your our their his her me you we they i he she this that what who why how when where "
@@ -74,8 +87,15 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
     for m in _LEAD.finditer(text):
         start = _sentence_start(text, m.start())
         words = _run(text, start, None, m.start()) if start is not None else []
-        if words and words[-1][1] == m.start():
-            runs.append((words, "TITLE", False))  # the whole subject: "Crisis on Infinite Earths was a novel"
+        if words and words[-1][1] == m.start() and (m[1] is None or len(words) > 1
+                                                      and text[slice(*words[0])].casefold() not in _SMALL):
+            runs.append((words, "TITLE", False))  # the whole subject: "Crisis on Infinite Earths was a novel"; an
+            # apposition's of two words or more, opening with no function word ("Pride and Prejudice, a novel", not
+            # "Later, a novel" nor "In Hong Kong, a film")
+    for m in _ARTICLE.finditer(text):
+        before = text[:m.start()].split()[-1]
+        if before[:1].islower():  # "in A Modest Proposal"; not "Vitamin A Deficiency"
+            runs.append((_run(text, m.start(1), None), "TITLE", False))
     for m in _QUOTED.finditer(text):  # "Hide and Seek", "My Hero Academia: Two Heroes"
         words = _run(text, m.end(), _QUOTES[m[1]])
         if sum(text[a].isupper() and not never_name(text[a:b]) for a, b in words) >= 2:
