@@ -22,7 +22,7 @@ from ragability_gen.substitute.entities import (
     styled,
     trim,
 )
-from ragability_gen.substitute.mapping import build_table
+from ragability_gen.substitute.mapping import build_table, eponym_forms
 from ragability_gen.substitute.names import STYLES, invent, is_common, is_real, is_word
 from ragability_gen.substitute.rewrite import rewrite, word_in
 from ragability_gen.substitute.words import cell_span, column_cells, header_row
@@ -640,3 +640,46 @@ def test_plurals_follow_their_singulars_and_only_plurals_do() -> None:
     assert table.part_map["krishnan"] == "Lenum"  # one letter longer, no plural
     assert table.part_map["americans"] == "Irodans"  # a demonym's plural
     assert table.part_map["ambulatories"] == "brinties"
+
+
+def test_the_forms_of_a_persons_name_follow_the_new_name() -> None:
+    from ragability_gen.substitute.mapping import Entity, Table, _link_eponyms
+
+    table = Table()
+    for surface, label, new in [("Sigmund Freud", "PERSON", None), ("Freudian", "NORP", "Frician"),
+                                ("Napoleon Bonaparte", "PERSON", None), ("Napoleonic", "ORG", "Macque"),
+                                ("Keynesian", "PERSON", "Caollo"), ("John Maynard Keynes", "PERSON", None),
+                                ("Michael Jordan", "PERSON", None), ("Julian", "PERSON", "Bartok"),
+                                ("Julia Stone", "PERSON", None)]:
+        table.entities[surface.lower()] = Entity(surface.lower(), label, surface, [surface])
+        if new:
+            table.part_map[surface.lower()] = new
+    table.part_map.update({"sigmund": "Gunargar", "freud": "Schen", "napoleon": "Wilasma", "bonaparte": "Chigar",
+                           "keynes": "Bezani", "michael": "Ercolla", "jordan": "Makovan", "julia": "Dosla",
+                           "stone": "Caurc"})
+    written = {"Freudian", "Napoleonic", "Keynesian", "Jordanian", "Freudism", "Bonapartist", "Michaelian"}
+    added = _link_eponyms(table, lambda form: form in written)
+    assert table.part_map["freudian"] == "Schenian" and table.part_map["freudism"] == "Schenism"
+    assert table.part_map["napoleonic"] == "Wilasmic"  # a given name's form NER found follows it
+    assert table.part_map["keynesian"] == "Bezanian"  # NER's person "Keynesian" is none
+    assert table.part_map["bonapartist"] == "Chigarist"  # a family name's form NER missed too
+    assert "jordanian" not in table.part_map  # a country's people, not Michael Jordan's
+    assert "michaelian" not in table.part_map  # a given name's form only where NER found it
+    assert table.part_map["julian"] == "Bartok"  # a given name of its own stays that person's
+    assert sorted(e.surface for e in added) == ["Bonapartist", "Freudism"]
+    assert eponym_forms("Victoria")["Victorian"] == "an" and eponym_forms("Kafka")["Kafkaesque"] == "esque"
+
+
+def test_a_binomial_written_also_abbreviated_is_one_and_its_initial_follows_the_genus() -> None:
+    from ragability_gen.substitute.kinds import abbreviated_pairs, taxa
+
+    texts = ["Escherichia coli is a bacterium.", "E. coli lives in the gut; the Roman arena stood."]
+    pairs = abbreviated_pairs(texts)
+    assert pairs == {("E", "coli")}
+    assert [f[2] for f in taxa(texts[0], pairs=pairs)] == ["Escherichia coli"]
+    assert [f[2] for f in taxa(texts[1], pairs=pairs)] == ["E. coli"]  # not "Roman arena": no abbreviation of it
+    assert taxa(texts[1]) == [] and abbreviated_pairs(["E. coli lives in the gut."]) == frozenset()
+    found = [Mention("contexts/1", 0, 16, "Escherichia coli", "TAXON"), Mention("contexts/1", 20, 27, "E. coli", "TAXON")]
+    table = build_table(found, maker(4))
+    genus, epithet = table.compose("Escherichia coli").split()
+    assert table.compose("E. coli") == f"{genus[0]}. {epithet}" and epithet != "coli" and genus != "Escherichia"

@@ -77,16 +77,30 @@ _NAMED_TAXON = re.compile(r"(?<!\w)(?i:genus|species|specific|generic|subspecies
 """A genus or epithet named as such in lower case: "The species name, cristatus, ...", "the genus name proteles"."""
 
 
-def taxa(text: str, classes: Callable[[str], frozenset[str]] = lambda word: frozenset()) -> list[Found]:
+def abbreviated_pairs(texts: Sequence[str]) -> frozenset[tuple[str, str]]:
+    """The (initial, epithet) pairs the texts of an instance write abbreviated ("E. coli") and in full ("Escherichia
+    coli"): a binomial written both ways is one whatever its epithet ("coli", "sapiens", "rex" are common enough
+    alone)."""
+    short = {(m[0][0], m[1]) for t in texts for m in _ABBREVIATED.finditer(t)}
+    full = {(m[1][0], m[2]) for t in texts for m in _BINOMIAL.finditer(t)}
+    return frozenset(short & full)
+
+
+def taxa(text: str, classes: Callable[[str], frozenset[str]] = lambda word: frozenset(),
+         pairs: frozenset[tuple[str, str]] = frozenset()) -> list[Found]:
     """Scientific binomials: a capitalised genus that is no common word and a rare epithet ending as Latin does,
-    which is no English verb (``classes``: "Knowles impersonates"); and a genus or epithet in lower case after
-    "genus name" or "species name" that English hardly has."""
+    which is no English verb (``classes``: "Knowles impersonates"), or any epithet where the instance also writes the
+    binomial abbreviated (``pairs``, see ``abbreviated_pairs``: "Escherichia coli" beside "E. coli", both binomials);
+    and a genus or epithet in lower case after "genus name" or "species name" that English hardly has."""
     out = [(m.start(1), m.end(1), m[1], "TAXON") for m in _NAMED_TAXON.finditer(text)
            if not is_common(m[1], 3.0) and not is_word(m[1])]
     for m in _BINOMIAL.finditer(text):
         genus, epithet = m[1], m[2]
         third = _THIRD_EPITHET.match(text, m.end())
         end = m.end(1) if third is None or not _latin(third[1]) else third.end()
+        if (genus[0], epithet) in pairs and not never_name(genus) and country_of(genus) is None:
+            out.append((m.start(), max(end, m.end()), text[m.start():max(end, m.end())], "TAXON"))
+            continue
         if never_name(genus) or not (_latin(epithet) or (end > m.end(1) or _latin_genus(genus))
                                      and _english_epithet(epithet)):
             continue  # "fennica" (1.4), "vulgaris" (2.6), "sapiens" (3.0) are rare; "arena" is not; "Canis lupus
@@ -101,6 +115,8 @@ def taxa(text: str, classes: Callable[[str], frozenset[str]] = lambda word: froz
         if epithets and epithets[0] == m[1]:
             end = m.end(2) if len(epithets) == 2 else m.end(1)
             out.append((m.start(), end, text[m.start():end], "TAXON"))
+        elif (m[0][0], m[1]) in pairs:
+            out.append((m.start(), m.end(1), text[m.start():m.end(1)], "TAXON"))
     return out
 
 
@@ -540,10 +556,11 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
     wanted = set(labels)
     out: list[list[Found]] = []
     passages = quoted if quoted is not None else [foreign_passages(t) for t in texts]
+    pairs = abbreviated_pairs(texts) if "TAXON" in wanted else frozenset()
     for t, language_spans, name_spans, here in zip(texts, languages, names, passages, strict=True):
         found: list[Found] = []
         if "TAXON" in wanted:
-            found += taxa(t, classes)
+            found += taxa(t, classes, pairs)
         if "SCRIPT" in wanted:
             found += scripts(t) + transliterations(t) + _outside(renderings(t, language_spans, classes)
                                            + foreign_in_names(t, name_spans, classes), here)

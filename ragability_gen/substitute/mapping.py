@@ -347,6 +347,8 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
     if fixed is None:
         ranked += _link_places(table, present, invent)
         ranked += _link_derived(table, present)
+        ranked += _link_eponyms(table, present)
+        _link_abbreviated(table)
         _link_plurals(table)
         _link_initialisms(table)
     spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
@@ -559,9 +561,10 @@ def _initial(ent: Entity, word: str, i: int) -> bool:
     """True for an initial before a person's family name ("J" of "J. R. R. Tolkien", "F" of "F. Scott Fitzgerald",
     "W" of "George W Bush"; a letter, maybe a full stop, and a space): it changes in that name only, as other names
     and words keep their letters ("Vitamin D", "Plan B"), and a model's letter is none ("Albatros D.III", NER's
-    person)."""
+    person); so does a genus's initial ("E" of "E. coli", see ``_link_abbreviated``)."""
     spans = parts(ent.surface)
-    if not (ent.label == "PERSON" and len(word) == 1 and word.isupper() and word.isalpha() and i < len(spans) - 1):
+    if not (ent.label in ("PERSON", "TAXON") and len(word) == 1 and word.isupper() and word.isalpha()
+            and i < len(spans) - 1):
         return False
     after = ent.surface[spans[i][1]:spans[i][1] + 2]
     return after[:1].isspace() or after[:1] == "." and (after[1:] == "" or after[1:].isspace())  # not "D.III", "I-21"
@@ -657,6 +660,73 @@ def _link_derived(table: Table, present: Callable[[str], bool]) -> list[Entity]:
                 table.entities[norm(form)] = Entity(norm(form), "NORP", form, [form])
                 added.append(table.entities[norm(form)])
     return added
+
+
+_EPONYM_ENDINGS = ("ian", "ean", "an", "ic", "ist", "ism", "ite", "esque")
+
+
+def eponym_forms(name: str) -> dict[str, str]:
+    """The adjectives and nouns a person's name may form by the regular endings, each with its ending: "Freud" ->
+    "Freudian", "Marx" -> "Marxist", "Marxism", "Thatcher" -> "Thatcherite", "Napoleon" -> "Napoleonic", "Euclid" ->
+    "Euclidean", "Shakespeare" -> "Shakespearean", "Victoria" -> "Victorian", "Kafka" -> "Kafkaesque"."""
+    out = {name + end: end for end in _EPONYM_ENDINGS}
+    if name[-1:] in "ae":
+        out.update({name[:-1] + end: end for end in _EPONYM_ENDINGS if end[:1] in "aei"})
+    if name[-1:] == "a":
+        out[name + "n"] = "an"
+    return out
+
+
+def _link_eponyms(table: Table, present: Callable[[str], bool]) -> list[Entity]:
+    """Map the adjectives and nouns formed from a replaced person's name ("Freudian", "Marxists", "Thatcherism") to
+    the new name with the same ending ("Gunargar Schen": "Schenian"), where NER mapped them on their own and, for a
+    family name or a name of one word, also where it missed them; the new entities, if any. Never a form that names a
+    country's people or is a word or name of its own ("Jordanian" beside "Michael Jordan", "Christian", "Julian")."""
+    added = []
+    for ent in list(table.entities.values()):
+        if ent.label != "PERSON":
+            continue
+        spans = parts(ent.surface)
+        for i, (a, b) in enumerate(spans):
+            name, key = ent.surface[a:b], norm(ent.surface[a:b])
+            new = table.part_map.get(key)
+            if new is None or len(name) < 4 or not name[:1].isupper() or not name[1:].islower():
+                continue
+            for form, end in eponym_forms(name).items():
+                other = table.entities.get(norm(form))
+                if other is not None and (other.label in ("GPE", "LOC", "FAC") or len(parts(other.surface)) > 1 or (
+                        other.label == "PERSON" and (is_given_name(form) or is_known_name(form)))):
+                    continue  # "Julian" of "Julian Assange" is a name of its own; NER's person "Keynesian" is none
+                if norm(form) in table.keep or country_of(form) is not None or demonym_or_language(form):
+                    continue
+                if other is None and (i < len(spans) - 1 or not present(form) or is_word(form)
+                                      or is_known_name(form)):
+                    continue  # "Edwardian" beside "Edward Smith": a given name's forms follow it only where found
+                table.part_map[norm(form)] = (new[:-1] if new[-1:] in "aeiouy" and end[:1] in "aeiou" else new) + end
+                if other is None:
+                    table.entities[norm(form)] = Entity(norm(form), "NORP", form, [form])
+                    added.append(table.entities[norm(form)])
+    return added
+
+
+_GENUS_INITIAL = re.compile(r"([A-Z])\.\s+(?:[a-z]\.\s+)?([a-z]+)")
+
+
+def _link_abbreviated(table: Table) -> None:
+    """An abbreviated binomial's initial follows its genus: "E. coli" beside "Escherichia coli" becomes "A. keydo"
+    beside "Abmun keydo"."""
+    genera = {}
+    for ent in table.entities.values():
+        words = ent.surface.split()
+        if ent.label == "TAXON" and len(words) >= 2 and words[0][:1].isupper() and not words[0].endswith("."):
+            genera.setdefault((words[0][0], words[1]), words[0])
+    for ent in table.entities.values():
+        m = _GENUS_INITIAL.match(ent.surface) if ent.label == "TAXON" else None
+        genus = genera.get((m[1], m[2])) if m is not None else None
+        if genus is not None:
+            new = table.compose(genus)
+            if new[:1].isupper() and new != genus:
+                table.own.setdefault(ent.key, {})[norm(m[1])] = new[0]
 
 
 def _link_initialisms(table: Table) -> None:
