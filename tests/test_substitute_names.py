@@ -670,6 +670,33 @@ def test_the_forms_of_a_persons_name_follow_the_new_name() -> None:
     assert eponym_forms("Victoria")["Victorian"] == "an" and eponym_forms("Kafka")["Kafkaesque"] == "esque"
 
 
+def test_a_generic_word_changed_for_a_name_of_generic_words_changes_in_that_name_only() -> None:
+    found = [Mention("contexts/1", 0, 10, "North Oval", "LOC"),
+             Mention("contexts/1", 20, 49, "North Heidelberg Football Club", "ORG"),
+             Mention("contexts/1", 60, 71, "Viceroyalty", "GPE"),
+             Mention("contexts/1", 80, 99, "Tobolsk Viceroyalty", "GPE")]
+    table = build_table(found, maker(2))
+    oval, club = table.compose("North Oval"), table.compose("North Heidelberg Football Club")
+    assert oval.endswith(" Oval") and not oval.startswith("North")  # a name of designators alone changes its first
+    assert club.startswith("North ") and club.endswith(" Football Club") and "Heidelberg" not in club  # ... alone
+    alone = table.compose("Viceroyalty")  # a one-word name of a designator is that name wherever it stands
+    assert alone != "Viceroyalty" and table.compose("Tobolsk Viceroyalty").endswith(" " + alone)
+
+
+def test_a_designator_other_names_end_with_stays_in_a_name_ner_calls_a_persons() -> None:
+    found = [Mention("contexts/1", 0, 14, "De Winton Park", "PERSON"),
+             Mention("contexts/1", 20, 32, "Central Park", "LOC"),
+             Mention("contexts/1", 40, 57, "War Memorial Park", "FAC"),
+             Mention("contexts/1", 60, 74, "Montmorency Park", "PERSON")]
+    table = build_table(found, maker(2))
+    winton = table.compose("De Winton Park")
+    assert winton.startswith("De ") and winton.endswith(" Park") and "Winton" not in winton
+    assert table.compose("War Memorial Park").endswith(" Park")  # "Park" did not change in every name
+    assert table.compose("Central Park").endswith(" Park") and table.compose("Montmorency Park").endswith(" Park")
+    alone = build_table([Mention("contexts/1", 0, 11, "Mungo Park", "PERSON")], maker(2)).compose("Mungo Park")
+    assert not alone.endswith(" Park")  # no other name designates by it: a family name
+
+
 def test_a_binomial_written_also_abbreviated_is_one_and_its_initial_follows_the_genus() -> None:
     from ragability_gen.substitute.kinds import abbreviated_pairs, taxa
 

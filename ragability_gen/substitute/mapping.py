@@ -455,8 +455,10 @@ def _fix(table: Table, ent: Entity, new: str) -> bool:
     for i, ((a, b), (c, d)) in enumerate(zip(old_parts, new_parts, strict=True)):
         if norm(ent.surface[a:b]) == norm(new[c:d]):
             continue
-        if _title_own(ent, ent.surface[a:b], i) or _initial(ent, ent.surface[a:b], i):
+        if _title_own(ent, ent.surface[a:b], i) or _initial(ent, ent.surface[a:b], i) or (
+                not distinctive and len(old_parts) > 1):  # a generic word changed for that name alone
             table.own.setdefault(ent.key, {})[norm(ent.surface[a:b])] = new[c:d]
+            table.forced.add(norm(ent.surface[a:b]))
         else:
             known = table.part_map.get(norm(ent.surface[a:b]))
             if known is None or norm(known) != norm(new[c:d]) or known.isupper():  # "Conie" of "Rai DMB", not the
@@ -502,7 +504,8 @@ def _title_kept(words: Sequence[str], i: int) -> bool:
 def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> bool:
     """Give every distinctive part of ``ent`` an invented part; False when it has no part to replace."""
     words = [ent.surface[a:b] for a, b in parts(ent.surface)]
-    replace = [i for i in _distinctive(ent, words) if norm(words[i]) not in table.keep]
+    replace = [i for i in _distinctive(ent, words) if norm(words[i]) not in table.keep
+               and not (ent.label == "PERSON" and _designates(table, words[i]))]
     if not replace and any(norm(w) in table.keep for w in words):
         return any(norm(w) in table.part_map for w in words)
     if not replace:  # a name of generic words only ("Government College University"): its first word changes
@@ -512,12 +515,16 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
             return False
         replace = [first]
         table.forced.add(norm(words[first]))
+        forced = first if len(words) > 1 else None  # for this name alone: "North Oval" -> "Seloust Oval" leaves
+        # "North Heidelberg"; a word alone ("Viceroyalty") is that name wherever it stands
+    else:
+        forced = None
     initials = {i for i, w in enumerate(words) if _initial(ent, w, i)} if replace else set()
     replace = sorted({*replace, *initials})
     for i in replace:
         key = norm(words[i])
         w = words[i]
-        own = _title_own(ent, w, i) or i in initials
+        own = _title_own(ent, w, i) or i in initials or i == forced
         if key in table.part_map and not own or key in table.own.get(ent.key, {}):
             continue
         if i in initials:  # "J. R. R. Tolkien" -> "K. M. M. Frecneck": the initials tell the name too
@@ -547,6 +554,15 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
         else:
             table.part_map[key] = new
     return True
+
+
+def _designates(table: Table, word: str) -> bool:
+    """True for a designator that is also a family name ("Park", "Hall") where another name of the instance, no
+    person's, ends with it: it designates there too ("De Winton Park", NER's person, beside "Central Park"), and would
+    otherwise change in every name."""
+    low = word.casefold()
+    return low in GENERIC and any(e.label != "PERSON" and len(parts(e.surface)) > 1 and e.key.endswith(" " + low)
+                                  for e in table.entities.values())
 
 
 def _named_alone(table: Table, key: str) -> str | None:
