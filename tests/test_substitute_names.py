@@ -186,6 +186,17 @@ def test_a_name_of_one_dictionary_word_is_the_word_in_lower_case(name: str, labe
     assert rewrite(f"who met {name.lower()}?", table, [], None, None).new == f"who met {new.lower()}?"
 
 
+def test_a_name_of_one_rare_dictionary_word_is_the_name_in_a_text_without_capitals() -> None:
+    intro = "Kodak Color Print Material came out in 1955."  # Webster's has "kodak"; no ordinary word
+    table = build_table([mention(intro, "Kodak", "ORG")], maker(0))
+    new = table.compose("Kodak")
+    assert rewrite("what is the earliest date kodak made 16mm film?", table, [], None, None).new == (
+        f"what is the earliest date {new.lower()} made 16mm film?")
+    assert rewrite("Is the kodak still made?", table, [], None, None).new == "Is the kodak still made?"  # capitals
+    table = build_table([mention("Will Smith starred.", "Will Smith", "PERSON")], maker(0))
+    assert rewrite("did will smith star?", table, [], None, None).new == "did will smith star?"  # ordinary words
+
+
 def test_a_place_the_lists_know_is_the_place_in_lower_case_too() -> None:
     intro = "His ship reached Chile in March."
     table = build_table([mention(intro, "Chile", "GPE")], maker(0))
