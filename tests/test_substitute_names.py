@@ -682,16 +682,29 @@ def test_the_forms_of_a_persons_name_follow_the_new_name() -> None:
 
 
 def test_a_generic_word_changed_for_a_name_of_generic_words_changes_in_that_name_only() -> None:
-    found = [Mention("contexts/1", 0, 10, "North Oval", "LOC"),
+    found = [Mention("contexts/1", 0, 10, "North Park", "LOC"),
              Mention("contexts/1", 20, 49, "North Heidelberg Football Club", "ORG"),
              Mention("contexts/1", 60, 71, "Viceroyalty", "GPE"),
              Mention("contexts/1", 80, 99, "Tobolsk Viceroyalty", "GPE")]
     table = build_table(found, maker(2))
-    oval, club = table.compose("North Oval"), table.compose("North Heidelberg Football Club")
-    assert oval.endswith(" Oval") and not oval.startswith("North")  # a name of designators alone changes its first
-    assert club.startswith("North ") and club.endswith(" Football Club") and "Heidelberg" not in club  # ... alone
+    park, club = table.compose("North Park"), table.compose("North Heidelberg Football Club")
+    assert park.endswith(" Park") and not park.startswith("North")  # a name of designators alone changes its first
+    assert club.startswith("North ") and club.endswith(" Football Club") and "Heidelberg" not in club  # ... alone:
+    # and a sport's word stays where another word names the club
     alone = table.compose("Viceroyalty")  # a one-word name of a designator is that name wherever it stands
     assert alone != "Viceroyalty" and table.compose("Tobolsk Viceroyalty").endswith(" " + alone)
+
+
+def test_a_sports_word_changes_only_in_a_name_it_alone_names() -> None:
+    found = [Mention("contexts/1", 0, 24, "National Football League", "ORG"),
+             Mention("contexts/1", 30, 45, "Federal Reserve", "ORG"),
+             Mention("contexts/1", 50, 64, "Yulong Reserve", "FAC")]
+    table = build_table(found, maker(2))
+    league, fed = table.compose("National Football League"), table.compose("Federal Reserve")
+    assert league.startswith("National ") and league.endswith(" League") and "Football" not in league
+    assert fed.startswith("Federal ") and "Reserve" not in fed
+    alone = build_table([Mention("contexts/1", 0, 14, "Yulong Reserve", "FAC")], maker(2)).compose("Yulong Reserve")
+    assert alone.endswith(" Reserve") and "Yulong" not in alone
 
 
 def test_a_designator_other_names_end_with_stays_in_a_name_ner_calls_a_persons() -> None:

@@ -94,8 +94,6 @@ GENERIC = frozenset("""
     war battle siege treaty act law convention agreement accord conference revolution rebellion uprising campaign
     expedition crisis championship championships cup final games festival award prize medal trophy tournament
     marathon derby hurricane typhoon cyclone operation
-    football rugby cricket golf tennis hockey soccer netball lacrosse baseball basketball athletic athletics rowing
-    yacht racing reserve oval
     open time bill code charter constitution amendment statute decree edict resolution directive regulation
     rms hms uss ss mv hmas
     article section chapter clause paragraph part volume appendix annex figure verse episode season list lists

@@ -488,7 +488,14 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
     if any(w.casefold() in AWARDS for w in words[1:]):
         named = [i for i in out if not (ordinary(words[i]) and is_word(words[i]))]
         return named or [i for i in out if words[i].casefold() not in AWARDS]
-    return [i for i in out if words[i].casefold() not in HEADS]  # none left: see _map_parts
+    out = [i for i in out if words[i].casefold() not in HEADS]  # none left: see _map_parts
+    return [i for i in out if words[i].casefold() not in _SPORTS] or out
+
+
+_SPORTS = frozenset("""football rugby cricket golf tennis hockey soccer netball lacrosse baseball basketball athletic
+    athletics rowing yacht racing reserve oval""".split())
+"""A sport's or ground's word: it stays in a name another word names ("Eltham Football Club", "Yulong Reserve") and
+changes in one it alone names ("National Football League", "Federal Reserve")."""
 
 
 def _title_kept(words: Sequence[str], i: int) -> bool:
