@@ -222,6 +222,7 @@ def test_titles_in_apposition_after_a_year_and_after_a_capital_article(text: str
 @pytest.mark.parametrize("text", [
     "Later, a novel by an unknown author appeared.",  # one word before an apposition: no title
     "Vitamin A Deficiency is common; Exhibit A Shows the knife.",  # a letter after a capitalised word
+    "She took her A Levels in 1990 and wrote a sonata in A Major.",  # an exam, a key: one word after the letter
     "The results, a report by the board, were published.",  # an apposition that names no work
     "| A | Team | Points |",  # a table's header, not inside a sentence
     "In Hong Kong, a film by a local studio grossed HK$870,000.",  # an apposition opening with a function word

@@ -47,9 +47,9 @@ _LEAD = re.compile(r"(?:[ \t]+\([^()\n]{1,60}\))?(?:[ \t]+(?:is|was|are|were)[ \
 """What follows the subject of a lead sentence about a work, maybe after its year in brackets: "is the fifth studio
 album by ...", "(1939) is a novel by"; or an apposition ("Pride and Prejudice, a novel by Jane Austen, was ...")."""
 _ARTICLE = re.compile(r"(?<=[^\W\d_]|[,;:])[ \t]+(A|An)(?=[ \t]+[A-Z])")
-"""A capitalised indefinite article inside a sentence, before a capitalised word: it opens a title ("Swift's target in
-A Modest Proposal", "starred in A Star Is Born"); a letter after a capitalised word is a grade or a type ("Vitamin
-A", "Exhibit A")."""
+"""A capitalised indefinite article inside a sentence, before two capitalised words or more: it opens a title
+("Swift's target in A Modest Proposal", "starred in A Star Is Born"); a letter after a capitalised word is a grade or
+a type ("Vitamin A", "Exhibit A"), and one before a word alone an exam or a key ("her A Levels", "in A Major")."""
 _TOKEN = re.compile(r"[^\W_][\w'’.-]*")
 _SMALL = frozenset("a an the of in on at to for from by with and or nor but as into over under is are was were be "
                    "it its my your our their his her me you we they i he she this that what who why how when where "
@@ -94,8 +94,9 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
             # "Later, a novel" nor "In Hong Kong, a film")
     for m in _ARTICLE.finditer(text):
         before = text[:m.start()].split()[-1]
-        if before[:1].islower():  # "in A Modest Proposal"; not "Vitamin A Deficiency"
-            runs.append((_run(text, m.start(1), None), "TITLE", False))
+        words = _run(text, m.start(1), None) if before[:1].islower() else []  # not "Vitamin A Deficiency"
+        if sum(text[a].isupper() and b - a > 1 and not never_name(text[a:b]) for a, b in words[1:]) >= 2:
+            runs.append((words, "TITLE", False))  # "in A Modest Proposal"; not "her A Levels", "in A Major"
     for m in _QUOTED.finditer(text):  # "Hide and Seek", "My Hero Academia: Two Heroes"
         words = _run(text, m.end(), _QUOTES[m[1]])
         if sum(text[a].isupper() and not never_name(text[a:b]) for a, b in words) >= 2:
