@@ -730,6 +730,7 @@ def test_a_binomial_written_also_abbreviated_is_one_and_its_initial_follows_the_
     assert [f[2] for f in taxa(texts[0], pairs=pairs)] == ["Escherichia coli"]
     assert [f[2] for f in taxa(texts[1], pairs=pairs)] == ["E. coli"]  # not "Roman arena": no abbreviation of it
     assert taxa(texts[1]) == [] and abbreviated_pairs(["E. coli lives in the gut."]) == frozenset()
+    assert abbreviated_pairs(["Julius and Ethel Rosenberg", "J. and E. Rosenberg"]) == frozenset()  # no epithet
     found = [Mention("contexts/1", 0, 16, "Escherichia coli", "TAXON"), Mention("contexts/1", 20, 27, "E. coli", "TAXON")]
     table = build_table(found, maker(4))
     genus, epithet = table.compose("Escherichia coli").split()

@@ -83,7 +83,8 @@ def abbreviated_pairs(texts: Sequence[str]) -> frozenset[tuple[str, str]]:
     alone)."""
     short = {(m[0][0], m[1]) for t in texts for m in _ABBREVIATED.finditer(t)}
     full = {(m[1][0], m[2]) for t in texts for m in _BINOMIAL.finditer(t)}
-    return frozenset(short & full)
+    return frozenset(p for p in short & full if not never_name(p[1]) and not is_common(p[1], 4.5))  # not "J. and"
+    # beside "Julius and"
 
 
 def taxa(text: str, classes: Callable[[str], frozenset[str]] = lambda word: frozenset(),
