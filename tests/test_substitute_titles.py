@@ -228,6 +228,7 @@ def test_titles_in_apposition_after_a_year_and_after_a_capital_article(text: str
     "In Hong Kong, a film by a local studio grossed HK$870,000.",  # an apposition opening with a function word
     "In Hong Kong, the film grossed HK$870,000.",
     "Roy Winsor (April 13, 1912 - May 31, 1987) was an American soap opera writer.",  # a writer, no work
+    "The Great Lakes are a series of interconnected freshwater lakes.",  # "a series of" names no series
 ])
 def test_no_title_from_an_apposition_or_article_that_marks_none(text: str) -> None:
     assert titles(text) == []

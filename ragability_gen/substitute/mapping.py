@@ -132,11 +132,26 @@ class Table:
             return [(at, at + len(text), styled(self.whole[norm(text)], text))]
         out = []
         own = self.own.get(norm(text), {})
-        for a, b in parts(text):
-            new = None if norm(text[a:b]) in self.keep else own.get(norm(text[a:b])) or self.part_map.get(
-                norm(text[a:b]))
+        spans = parts(text)
+        inside = self._own_inside([norm(text[a:b]) for a, b in spans]) if self.own and not own else {}
+        for i, (a, b) in enumerate(spans):
+            key = norm(text[a:b])
+            new = None if key in self.keep else own.get(key) or inside.get(i) or self.part_map.get(key)
             if new is not None:
                 out.append((at + a, at + b, styled(new, text[a:b])))
+        return out
+
+    def _own_inside(self, keys: Sequence[str]) -> dict[int, str]:
+        """Index of a part of a text (its parts' ``keys``) -> the word a name with words of its own that the text holds
+        gives it: "Great" of "Great Lakes" changes for that name alone, also inside "Great Lakes The Great Lakes"."""
+        out = {}
+        for name, own in self.own.items():
+            surface = self.entities[name].surface if name in self.entities else name
+            words = [norm(surface[a:b]) for a, b in parts(surface)]
+            n = len(words)
+            for i in range(len(keys) - n + 1):
+                if n and list(keys[i:i + n]) == words:
+                    out.update({i + j: own[w] for j, w in enumerate(words) if w in own})
         return out
 
     def compose(self, text: str) -> str:

@@ -85,6 +85,8 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
             continue  # "| Film |", "The Book of ...": a column's name, a title's own word
         runs.append((_run(text, m.end(), _QUOTES.get(m[1]) if m[1] else None), "TITLE", True))
     for m in _LEAD.finditer(text):
+        if m[0].endswith("series") and text.startswith(" of ", m.end()):
+            continue  # "The Great Lakes are a series of interconnected lakes"
         start = _sentence_start(text, m.start())
         words = _run(text, start, None, m.start()) if start is not None else []
         if words and words[-1][1] == m.start() and (m[1] is None or len(words) > 1
