@@ -694,7 +694,7 @@ def opening_word(text: str, start: int, end: int, rest: Sequence[str], classes: 
 
 LAND = frozenset("""sea ocean river lake bay gulf strait island islands isle mountain mountains mount valley desert
     forest park peninsula cape coast canal falls creek glacier plain plains basin glen heights springs beach ridge
-    marsh canyon dam reservoir""".split())
+    marsh canyon dam reservoir seas lakes rivers isles hills""".split())
 """Designators of a piece of land or water: an organisation NER finds whose words are all designators, the last one
 of these, is a place ("the National Forest", "Royal National Park"), and so is a proper noun of an ordinary word before
 one ("the New York City/Long Island area")."""
