@@ -58,8 +58,10 @@ _IPA_CHARS = "ɐɑɒæɓʙβɔɕçɗɖðʤəɘɚɛɜɝɞɟʄɡɠɢʛɦɧħɥʜɨ
 _IPA = re.compile(r"(?<=[\[/])[^\]/\n]{1,40}(?=[\]/])")
 _EVENT_WORDS = ("War|Wars|Revolution|Era|Age|Ages|Depression|Dynasty|Period|Crusade|Crusades|Rebellion|Uprising|"
                 "Olympics|Olympic Games|World Cup|Expo|Exposition|Famine|Restoration|Blockade|Blitz|Revolt|"
-                "Reformation|Renaissance|Enlightenment|Holocaust|Prohibition|Reconstruction|Occupation|Partition")
-_PERIODS = frozenset("Renaissance Reformation Enlightenment Holocaust".split())
+                "Reformation|Renaissance|Enlightenment|Holocaust|Prohibition|Reconstruction|Occupation|Partition|"
+                "Deal|Massacre|Rising|Conquest|Mutiny|Putsch|Coup|Purge|Schism|Scare|Panic|Rush|Bubble|"
+                "Plague|Riots|Terror|Armistice|Exodus|Migration")
+_PERIODS = frozenset("Renaissance Reformation Enlightenment Holocaust Prohibition Blitz".split())
 """Periods named by one word; the other event words name an event only after a capitalised word."""
 _EVENT = re.compile(r"(?<![\w-])(?:(?:[A-Z][\w'’-]*|of|the|and)[ \t]+)*?(?:[A-Z][\w'’-]*[ \t]+)?(?:" + _EVENT_WORDS
                     + r")(?!\w)")
