@@ -740,10 +740,13 @@ def test_a_binomial_written_also_abbreviated_is_one_and_its_initial_follows_the_
 def test_a_name_whose_generic_word_changes_alone_changes_it_inside_a_longer_name_too() -> None:
     found = [Mention("contexts/1", 0, 11, "Great Lakes", "LOC"),
              Mention("contexts/1", 20, 48, "Great Lakes Shipping Company", "ORG"),
-             Mention("contexts/1", 50, 63, "Great Britain", "GPE")]
+             Mention("contexts/1", 50, 63, "Great Britain", "GPE"),
+             Mention("contexts/1", 70, 89, "Eastern Great Lakes", "LOC")]
     table = build_table(found, maker(2))
     lakes = table.compose("Great Lakes")
     assert lakes.endswith(" Lakes") and not lakes.startswith("Great ")
     assert table.compose("Great Lakes Shipping Company").startswith(lakes + " ")  # the name inside follows it
+    eastern = table.compose("Eastern Great Lakes")  # also inside a name with a generic word of its own
+    assert eastern.endswith(" " + lakes) and not eastern.startswith("Eastern ")
     assert table.compose("Great Britain").startswith("Great ")  # "Great" changed for "Great Lakes" alone
     assert table.leftovers("The " + table.compose("Great Lakes Shipping Company") + " sailed.") == []

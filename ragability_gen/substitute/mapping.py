@@ -133,7 +133,7 @@ class Table:
         out = []
         own = self.own.get(norm(text), {})
         spans = parts(text)
-        inside = self._own_inside([norm(text[a:b]) for a, b in spans]) if self.own and not own else {}
+        inside = self._own_inside([norm(text[a:b]) for a, b in spans]) if self.own else {}
         for i, (a, b) in enumerate(spans):
             key = norm(text[a:b])
             new = None if key in self.keep else own.get(key) or inside.get(i) or self.part_map.get(key)
