@@ -731,7 +731,8 @@ def test_a_binomial_written_also_abbreviated_is_one_and_its_initial_follows_the_
     assert [f[2] for f in taxa(texts[1], pairs=pairs)] == ["E. coli"]  # not "Roman arena": no abbreviation of it
     assert taxa(texts[1]) == [] and abbreviated_pairs(["E. coli lives in the gut."]) == frozenset()
     assert abbreviated_pairs(["Julius and Ethel Rosenberg", "J. and E. Rosenberg"]) == frozenset()  # no epithet
-    found = [Mention("contexts/1", 0, 16, "Escherichia coli", "TAXON"), Mention("contexts/1", 20, 27, "E. coli", "TAXON")]
+    found = [Mention("contexts/1", 0, 16, "Escherichia coli", "TAXON"),
+             Mention("contexts/1", 20, 27, "E. coli", "TAXON")]
     table = build_table(found, maker(4))
     genus, epithet = table.compose("Escherichia coli").split()
     assert table.compose("E. coli") == f"{genus[0]}. {epithet}" and epithet != "coli" and genus != "Escherichia"
@@ -750,3 +751,14 @@ def test_a_name_whose_generic_word_changes_alone_changes_it_inside_a_longer_name
     assert eastern.endswith(" " + lakes) and not eastern.startswith("Eastern ")
     assert table.compose("Great Britain").startswith("Great ")  # "Great" changed for "Great Lakes" alone
     assert table.leftovers("The " + table.compose("Great Lakes Shipping Company") + " sailed.") == []
+
+
+def test_a_name_with_words_of_its_own_that_runs_on_past_another_changes_them() -> None:
+    found = [Mention("contexts/1", 0, 15, "City and County", "GPE"),
+             Mention("contexts/1", 20, 31, "Denver City", "GPE")]
+    table = build_table(found, maker(2))
+    city = table.compose("City and County").split()[0]
+    assert city != "City"
+    out = rewrite("Denver City and County were consolidated in 1902.", table, [], None, None).new
+    assert out.endswith(f" {city} and County were consolidated in 1902.") and "Denver" not in out, out
+    assert table.leftovers(out) == []

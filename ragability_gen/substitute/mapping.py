@@ -126,14 +126,17 @@ class Table:
     _hosts: tuple[dict[str, tuple[str, str]], re.Pattern[str] | None, dict[str, tuple[str, str]]] | None = field(
         default=None, repr=False)
 
-    def replaced_parts(self, text: str, at: int = 0) -> list[tuple[int, int, str]]:
-        """(start, end, new part) for every mapped part of ``text`` (offsets plus ``at``), in its case style."""
+    def replaced_parts(self, text: str, at: int = 0, after: str = "") -> list[tuple[int, int, str]]:
+        """(start, end, new part) for every mapped part of ``text`` (offsets plus ``at``), in its case style; ``after``,
+        the text that follows it (from a space), tells a name with words of its own that runs on past it ("City and
+        County" beside "Denver City" in "Denver City and County")."""
         if norm(text) in self.whole:  # a given replacement of another shape: the whole mention changes
             return [(at, at + len(text), styled(self.whole[norm(text)], text))]
         out = []
         own = self.own.get(norm(text), {})
-        spans = parts(text)
-        inside = self._own_inside([norm(text[a:b]) for a, b in spans]) if self.own else {}
+        spans = parts(text + after) if self.own and after[:1].isspace() else parts(text)
+        inside = self._own_inside([norm((text + after)[a:b]) for a, b in spans]) if self.own else {}
+        spans = [(a, b) for a, b in spans if b <= len(text)]
         for i, (a, b) in enumerate(spans):
             key = norm(text[a:b])
             new = None if key in self.keep else own.get(key) or inside.get(i) or self.part_map.get(key)
@@ -206,7 +209,9 @@ class Table:
                 continue  # the month of "in May 2019" beside the surname of "Theresa May"
             if self._kept_here(view, m.start(), m.start() + len(found), mode):
                 continue
-            edits = self.replaced_parts(found, m.start())
+            line_end = view.find("\n", m.end())
+            after = "" if m.end() != m.start() + len(found) else view[m.end():line_end if line_end >= 0 else None][:80]
+            edits = self.replaced_parts(found, m.start(), after)
             if edits:
                 new = edited(text, m.start(), m.end(), edits)  # the text's own characters, the ending kept
                 out.append(Hit(m.start(), m.end(), new, key, tuple(edits)))

@@ -41,7 +41,8 @@ _MAKERS = ("writer", "singer", "director", "producer", "composer", "actor", "act
            "franchise", "house")
 """Who or what a lead sentence's subject is after a word for a kind of work: a person or a firm, no work ("an
 American soap opera writer", "a film company")."""
-_LEAD = re.compile(r"(?:[ \t]+\([^()\n]{1,60}\))?(?:[ \t]+(?:is|was|are|were)[ \t]+(?:a|an|the)|(,)[ \t]+(?:a|an))[ \t]+"
+_LEAD = re.compile(r"(?:[ \t]+\([^()\n]{1,60}\))?"
+                   r"(?:[ \t]+(?:is|was|are|were)[ \t]+(?:a|an|the)|(,)[ \t]+(?:a|an))[ \t]+"
                    r"(?:(?!(?:of|by|in|from|with|whose|which|that|who|for|on|at|to)[ \t])[\w-]+[ \t]+){0,5}?(?:"
                    + "|".join(_SAID_WORKS) + r")(?![\w'’-])(?![ \t]+(?:" + "|".join(_MAKERS) + r")s?(?![\w'’-]))")
 """What follows the subject of a lead sentence about a work, maybe after its year in brackets: "is the fifth studio
