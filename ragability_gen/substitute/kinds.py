@@ -410,7 +410,7 @@ def events(text: str, classes: Callable[[str], frozenset[str]] = lambda word: fr
     for m in _EVENT.finditer(text):
         words = m[0].split()
         start = m.start()
-        while words and (words[0] in ("the", "of", "and") or never_name(words[0]) and len(words) > 2
+        while words and (words[0].lower() in ("the", "of", "and") or never_name(words[0]) and len(words) > 2
                          and words[0].lower() not in ("first", "second", "third")
                          or opening_word(text, start, start + len(words[0]), words[1:], classes)):
             start = text.find(words[1], start + len(words[0])) if len(words) > 1 else m.end()
