@@ -705,6 +705,8 @@ def test_a_sports_word_changes_only_in_a_name_it_alone_names() -> None:
     assert fed.startswith("Federal ") and "Reserve" not in fed
     alone = build_table([Mention("contexts/1", 0, 14, "Yulong Reserve", "FAC")], maker(2)).compose("Yulong Reserve")
     assert alone.endswith(" Reserve") and "Yulong" not in alone
+    hockey = build_table([Mention("contexts/1", 0, 10, "Joe Hockey", "PERSON")], maker(2)).compose("Joe Hockey")
+    assert "Hockey" not in hockey and "Joe" not in hockey  # a person's family name is no sport's word
 
 
 def test_a_designator_other_names_end_with_stays_in_a_name_ner_calls_a_persons() -> None:

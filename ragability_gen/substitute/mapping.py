@@ -509,7 +509,7 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
         named = [i for i in out if not (ordinary(words[i]) and is_word(words[i]))]
         return named or [i for i in out if words[i].casefold() not in AWARDS]
     out = [i for i in out if words[i].casefold() not in HEADS]  # none left: see _map_parts
-    return [i for i in out if words[i].casefold() not in _SPORTS] or out
+    return out if person else [i for i in out if words[i].casefold() not in _SPORTS] or out  # "Joe Hockey" changes
 
 
 _SPORTS = frozenset("""football rugby cricket golf tennis hockey soccer netball lacrosse baseball basketball athletic
