@@ -126,17 +126,14 @@ class Table:
     _hosts: tuple[dict[str, tuple[str, str]], re.Pattern[str] | None, dict[str, tuple[str, str]]] | None = field(
         default=None, repr=False)
 
-    def replaced_parts(self, text: str, at: int = 0, after: str = "") -> list[tuple[int, int, str]]:
-        """(start, end, new part) for every mapped part of ``text`` (offsets plus ``at``), in its case style; ``after``,
-        the text that follows it (from a space), tells a name with words of its own that runs on past it ("City and
-        County" beside "Denver City" in "Denver City and County")."""
+    def replaced_parts(self, text: str, at: int = 0) -> list[tuple[int, int, str]]:
+        """(start, end, new part) for every mapped part of ``text`` (offsets plus ``at``), in its case style."""
         if norm(text) in self.whole:  # a given replacement of another shape: the whole mention changes
             return [(at, at + len(text), styled(self.whole[norm(text)], text))]
         out = []
         own = self.own.get(norm(text), {})
-        spans = parts(text + after) if self.own and after[:1].isspace() else parts(text)
-        inside = self._own_inside([norm((text + after)[a:b]) for a, b in spans]) if self.own else {}
-        spans = [(a, b) for a, b in spans if b <= len(text)]
+        spans = parts(text)
+        inside = self._own_inside([norm(text[a:b]) for a, b in spans]) if self.own else {}
         for i, (a, b) in enumerate(spans):
             key = norm(text[a:b])
             new = None if key in self.keep else own.get(key) or inside.get(i) or self.part_map.get(key)
@@ -146,7 +143,8 @@ class Table:
 
     def _own_inside(self, keys: Sequence[str]) -> dict[int, str]:
         """Index of a part of a text (its parts' ``keys``) -> the word a name with words of its own that the text holds
-        gives it: "Great" of "Great Lakes" changes for that name alone, also inside "Great Lakes The Great Lakes"."""
+        gives it: the initials of "J. R. R. Tolkien" change for that name alone, also inside "J. R. R. Tolkien
+        Estate"."""
         out = {}
         for name, own in self.own.items():
             surface = self.entities[name].surface if name in self.entities else name
@@ -209,9 +207,7 @@ class Table:
                 continue  # the month of "in May 2019" beside the surname of "Theresa May"
             if self._kept_here(view, m.start(), m.start() + len(found), mode):
                 continue
-            line_end = view.find("\n", m.end())
-            after = "" if m.end() != m.start() + len(found) else view[m.end():line_end if line_end >= 0 else None][:80]
-            edits = self.replaced_parts(found, m.start(), after)
+            edits = self.replaced_parts(found, m.start())
             if edits:
                 new = edited(text, m.start(), m.end(), edits)  # the text's own characters, the ending kept
                 out.append(Hit(m.start(), m.end(), new, key, tuple(edits)))
@@ -477,10 +473,8 @@ def _fix(table: Table, ent: Entity, new: str) -> bool:
     for i, ((a, b), (c, d)) in enumerate(zip(old_parts, new_parts, strict=True)):
         if norm(ent.surface[a:b]) == norm(new[c:d]):
             continue
-        if _title_own(ent, ent.surface[a:b], i) or _initial(ent, ent.surface[a:b], i) or (
-                not distinctive and len(old_parts) > 1):  # a generic word changed for that name alone
+        if _title_own(ent, ent.surface[a:b], i) or _initial(ent, ent.surface[a:b], i):
             table.own.setdefault(ent.key, {})[norm(ent.surface[a:b])] = new[c:d]
-            table.forced.add(norm(ent.surface[a:b]))
         else:
             known = table.part_map.get(norm(ent.surface[a:b]))
             if known is None or norm(known) != norm(new[c:d]) or known.isupper():  # "Conie" of "Rai DMB", not the
@@ -543,17 +537,14 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
         if first is None:
             return False
         replace = [first]
-        table.forced.add(norm(words[first]))
-        forced = first if len(words) > 1 else None  # for this name alone: "North Oval" -> "Seloust Oval" leaves
-        # "North Heidelberg"; a word alone ("Viceroyalty") is that name wherever it stands
-    else:
-        forced = None
+        table.forced.add(norm(words[first]))  # in every name: "Academy" of "Academy Awards" and "Academy Award
+        # for Best Actor" is one word
     initials = {i for i, w in enumerate(words) if _initial(ent, w, i)} if replace else set()
     replace = sorted({*replace, *initials})
     for i in replace:
         key = norm(words[i])
         w = words[i]
-        own = _title_own(ent, w, i) or i in initials or i == forced
+        own = _title_own(ent, w, i) or i in initials
         if key in table.part_map and not own or key in table.own.get(ent.key, {}):
             continue
         if i in initials:  # "J. R. R. Tolkien" -> "K. M. M. Frecneck": the initials tell the name too
