@@ -229,6 +229,7 @@ def test_titles_in_apposition_after_a_year_and_after_a_capital_article(text: str
     "In Hong Kong, the film grossed HK$870,000.",
     "Roy Winsor (April 13, 1912 - May 31, 1987) was an American soap opera writer.",  # a writer, no work
     "The Great Lakes are a series of interconnected freshwater lakes.",  # "a series of" names no series
+    "The role led to a sequel, Yes, Prime Minister, in 1986.",  # an everyday word alone: no title
 ])
 def test_no_title_from_an_apposition_or_article_that_marks_none(text: str) -> None:
     assert titles(text) == []

@@ -20,7 +20,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from .entities import _POSSESSIVE, Mention, ordinary
-from .names import is_word
+from .names import is_common, is_word
 from .words import never_name
 
 WORKS = ("album", "albums", "song", "songs", "single", "singles", "film", "films", "movie", "movies", "novel",
@@ -182,4 +182,10 @@ def _title(text: str, words: list[tuple[int, int]]) -> tuple[int, int] | None:
         return None
     if not any(text[a].isupper() and b - a > 1 and not never_name(text[a:b]) for a, b in words):
         return None  # "the BMW 3 series, F edition": a letter names no work
+    if len(words) == 1 and is_common(text[slice(*words[0])], _EVERYDAY):
+        return None  # "a sequel, Yes, Prime Minister": replaced, "Yes" would change wherever a sentence opens with it
     return words[0][0], words[-1][1]
+
+
+_EVERYDAY = 5.5
+"""From this Zipf frequency a word alone is no title (see ``_title``)."""
