@@ -230,6 +230,8 @@ def test_titles_in_apposition_after_a_year_and_after_a_capital_article(text: str
     "Roy Winsor (April 13, 1912 - May 31, 1987) was an American soap opera writer.",  # a writer, no work
     "The Great Lakes are a series of interconnected freshwater lakes.",  # "a series of" names no series
     "The role led to a sequel, Yes, Prime Minister, in 1986.",  # an everyday word alone: no title
+    "Cannes Film Festival, a film festival in France, began in 1946.",  # a festival, a firm: no work
+    "Faber and Faber, a book publisher, printed it.",
 ])
 def test_no_title_from_an_apposition_or_article_that_marks_none(text: str) -> None:
     assert titles(text) == []

@@ -38,7 +38,8 @@ _WORK = re.compile(r"(?<![\w-])(?:" + "|".join(WORKS + ("titled", "entitled"))
                    + r")(?![\w'’-])[ \t]*,?[ \t]+(?:(''|[\"“‘'])[ \t]*)?")
 _MAKERS = ("writer", "singer", "director", "producer", "composer", "actor", "actress", "star", "critic", "artist",
            "company", "studio", "character", "label", "editor", "executive", "host", "presenter", "personality",
-           "franchise", "house")
+           "franchise", "house", "festival", "award", "school", "industry", "historian", "scholar", "distributor",
+           "publisher", "theatre", "theater", "channel", "network", "club", "society", "shop", "store")
 """Who or what a lead sentence's subject is after a word for a kind of work: a person or a firm, no work ("an
 American soap opera writer", "a film company")."""
 _LEAD = re.compile(r"(?:[ \t]+\([^()\n]{1,60}\))?"
