@@ -85,8 +85,8 @@ def abbreviated_pairs(texts: Sequence[str]) -> frozenset[tuple[str, str]]:
     alone)."""
     short = {(m[0][0], m[1]) for t in texts for m in _ABBREVIATED.finditer(t)}
     full = {(m[1][0], m[2]) for t in texts for m in _BINOMIAL.finditer(t)}
-    return frozenset(p for p in short & full if not never_name(p[1]) and not is_common(p[1], 4.5))  # not "J. and"
-    # beside "Julius and"
+    return frozenset(p for p in short & full  # no common word: not "J. and" beside "Julius and"
+                     if not never_name(p[1]) and not is_common(p[1], 4.5))
 
 
 def taxa(text: str, classes: Callable[[str], frozenset[str]] = lambda word: frozenset(),

@@ -557,10 +557,10 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
             style = "acronym"
         elif w[:1].islower() and not _camel(w):
             style = "lower"
-        elif ent.label in ("TITLE", "WORK_OF_ART") and _english(w) and _named_alone(table, key) is None:
+        elif ent.label in ("TITLE", "WORK_OF_ART") and (alone := _named_alone(table, key)) is not None:
+            style = _STYLE.get(alone, "org")  # "Paris" of "An American in Paris" stays a place
+        elif ent.label in ("TITLE", "WORK_OF_ART") and _english(w):
             style = "word"
-        elif ent.label in ("TITLE", "WORK_OF_ART") and _named_alone(table, key) is not None:
-            style = _STYLE.get(_named_alone(table, key), "org")  # "Paris" of "An American in Paris" stays a place
         elif ent.label == "PERSON":
             style = "family" if i == replace[-1] else "given"
         else:

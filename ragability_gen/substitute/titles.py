@@ -32,7 +32,7 @@ WORKS = ("album", "albums", "song", "songs", "single", "singles", "film", "films
 """Words for a kind of work, written in lower case before its title; not words that as often stand before a name of
 another kind ("the game Manchester United won", "the story The Washington Post ran", "to play Arsenal")."""
 _SAID_WORKS = WORKS + ("play", "plays", "story", "stories")
-"""Words for a kind of work that a lead sentence says its subject is ("Hamlet is a tragedy ... play")."""
+"""Words for a kind of work that a lead sentence says its subject is ("Hamlet is a tragic play by ...")."""
 _QUOTES = {'"': '"', "“": "”", "‘": "’", "''": "''", "'": "'"}
 _WORK = re.compile(r"(?<![\w-])(?:" + "|".join(WORKS + ("titled", "entitled"))
                    + r")(?![\w'’-])[ \t]*,?[ \t]+(?:(''|[\"“‘'])[ \t]*)?")
