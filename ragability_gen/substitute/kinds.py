@@ -56,11 +56,14 @@ _ROMANISED = re.compile(r"(?<![\w'’-])(?=ʼ|[\w'’ʾʿʼʻ-]*[āēīōūȳǖ�
 these marks, so such a word is a rendering of a name (or of a term that names its place) like "Москва"."""
 _IPA_CHARS = "ɐɑɒæɓʙβɔɕçɗɖðʤəɘɚɛɜɝɞɟʄɡɠɢʛɦɧħɥʜɨɪʝɭɬɫɮʟɱɯɰŋɳɲɴøɵɸθœɶʘɹɺɾɻʀʁɽʂʃʈʧʉʊʋⱱʌɣɤʍχʎʏʑʐʒʔʡʕʢǀǁǂǃˈˌːˑ"
 _IPA = re.compile(r"(?<=[\[/])[^\]/\n]{1,40}(?=[\]/])")
+_EVENT_HEADS = frozenset("Deal Massacre Rising Conquest Mutiny Putsch Coup Purge Schism Scare Panic Rush Bubble Plague "
+                         "Riots Terror Armistice Exodus Migration".split())
+"""Event words that end a name: before another capitalised word they are a modifier ("Most Favourite Rising Star",
+"Rush Hour")."""
 _EVENT_WORDS = ("War|Wars|Revolution|Era|Age|Ages|Depression|Dynasty|Period|Crusade|Crusades|Rebellion|Uprising|"
                 "Olympics|Olympic Games|World Cup|Expo|Exposition|Famine|Restoration|Blockade|Blitz|Revolt|"
                 "Reformation|Renaissance|Enlightenment|Holocaust|Prohibition|Reconstruction|Occupation|Partition|"
-                "Deal|Massacre|Rising|Conquest|Mutiny|Putsch|Coup|Purge|Schism|Scare|Panic|Rush|Bubble|"
-                "Plague|Riots|Terror|Armistice|Exodus|Migration")
+                + "|".join(sorted(_EVENT_HEADS)))
 _PERIODS = frozenset("Renaissance Reformation Enlightenment Holocaust Prohibition Blitz".split())
 """Periods named by one word; the other event words name an event only after a capitalised word."""
 _EVENT = re.compile(r"(?<![\w-])(?:(?:[A-Z][\w'’-]*|of|the|and)[ \t]+)*?(?:[A-Z][\w'’-]*[ \t]+)?(?:" + _EVENT_WORDS
@@ -422,8 +425,9 @@ def events(text: str, classes: Callable[[str], frozenset[str]] = lambda word: fr
         if len(words) == 1 and (words[0] not in _PERIODS or sentence_start(text, start)):
             continue  # "Occupation | Film director", "Restoration work began"
         after = _CAPITALS_AFTER.match(text, start + len(phrase))
-        if after is not None and label_words(words + after[0].split(), text, start, after.end()):
-            continue  # a row's label "| Direct War Losses |": "War" is no event's there
+        if after is not None and (words[-1] in _EVENT_HEADS or label_words(words + after[0].split(), text, start,
+                                                                           after.end())):
+            continue  # a row's label "| Direct War Losses |": "War" is no event's there; "Favourite Rising Star"
         out.append((start, start + len(phrase), phrase, "EVENT"))
     return out
 
