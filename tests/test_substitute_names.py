@@ -204,6 +204,10 @@ def test_a_name_of_one_rare_dictionary_word_is_the_name_in_a_text_without_capita
     assert rewrite("Is the kodak still made?", table, [], None, None).new == "Is the kodak still made?"  # capitals
     table = build_table([mention("Will Smith starred.", "Will Smith", "PERSON")], maker(0))
     assert rewrite("did will smith star?", table, [], None, None).new == "did will smith star?"  # ordinary words
+    table = table_of(("Carousel", "ORG"), ("Dentzel Carousel", "PROPN"), ("Lawn Woods", "PERSON"))
+    assert table.compose("Carousel") != "Carousel"  # a word that ends other names is a kind of thing there
+    assert rewrite("where was the carousel moved, and which woods are public?", table, [], None, None).new == (
+        "where was the carousel moved, and which woods are public?")
 
 
 def test_a_place_the_lists_know_is_the_place_in_lower_case_too() -> None:

@@ -393,19 +393,27 @@ def _add_lowered(table: Table) -> None:
     search engines get them), where case tells nothing: the aliases matched in any case anyway ("suricate"), names of
     three words or more ("last of the summer wine"), names with a word the dictionary has no lower-case entry
     for ("reba", "new york"; not "will", "turkey" or the title "love me"), a name of one word that is no ordinary
-    word ("kodak" beside "Kodak Color Print Material", although Webster's has "kodak"), and names the instance writes
-    in lower case (a term replaced in every case: "holography" of "his work in holography", copied alone into an
-    answer), in any case."""
+    word ("kodak" beside "Kodak Color Print Material", although Webster's has "kodak"; see ``_rare_name``), and names
+    the instance writes in lower case (a term replaced in every case: "holography" of "his work in holography",
+    copied alone into an answer), in any case."""
+    heads = {e.key.rsplit(" ", 1)[-1] for e in table.entities.values() if " " in e.key}
     for alias, (key, mode) in table.aliases.items():
         words = alias.split()
         if mode in ("full", "word") or (mode != "proper" and (len(words) >= 3 or not all(is_word(w) for w in words)
-                                                              or len(words) == 1 and not ordinary(alias)
+                                                              or _rare_name(alias, mode, heads)
                                                               or table.entities[key].surface[:1].islower())):
             table.lowered.setdefault(norm(alias), (key, mode))
     if table.lowered:
         alts = sorted(table.lowered, key=lambda a: (-len(a), a))
         table.lower_regex = re.compile(WORD_START + "(?P<name>" + "|".join(map(alias_pattern, alts))
                                        + r")(?P<suffix>(?:e?s)?)" + WORD_END, re.IGNORECASE)
+
+
+def _rare_name(alias: str, mode: str, heads: Collection[str]) -> bool:
+    """True for a whole name of one word that is no ordinary word and ends no other name of the instance ("Kodak"
+    beside "Kodak Color Print Material"; not "Carousel" beside "Dentzel Carousel", nor "Woods", a part of "Lawn
+    Woods"): in a text without capitals, its lower-case form is the name."""
+    return mode == "exact" and " " not in alias and not ordinary(alias) and norm(alias) not in heads
 
 
 def _cased(table: Table, surface: str, label: str) -> str | None:
