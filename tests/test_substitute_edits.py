@@ -16,8 +16,9 @@ from ragability_gen.llm.client import LLM, spec_for
 from ragability_gen.llm.testing import Reply, ScriptedServer, user_text
 from ragability_gen.substitute import core, nlp
 from ragability_gen.substitute.edits import Entry, read_mapping
-from ragability_gen.substitute.entities import Mention
+from ragability_gen.substitute.entities import Mention, norm
 from ragability_gen.substitute.mapping import build_table
+from ragability_gen.substitute.rewrite import rewrite
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -287,3 +288,20 @@ def test_a_given_mapping_finds_the_plural_it_recorded() -> None:
     texts = ["Halogenoalkanes react with water.", "A halogenoalkane is a compound."]
     entry = Entry("Halogenoalkane", "Kreatt", "PERSON", "m.jsonl:1", ("Halogenoalkanes", "halogenoalkane"))
     assert {t[a:b] for t, a, b in core._given_spans(entry, texts)} == {"Halogenoalkanes", "halogenoalkane"}
+
+
+def test_an_audit_applied_again_keeps_a_part_another_name_has_distinct_and_initials_in_their_names() -> None:
+    """'Racing' is distinct in 'Chip Ganassi Racing' (a person's name to NER) and a sport's word in 'Andretti Green
+    Racing': alone it is a name in both runs. A person's initial changed inside a longer name is no part of others."""
+    from test_substitute_names import table_of
+
+    names = (("Chip Ganassi Racing", "PERSON"), ("Andretti Green Racing", "ORG"), ("S. Rajeswara Rao", "PERSON"),
+             ("Lalitha Venkatraman & S. Rajeswara Rao", "ORG"), ("M. Pillai & S. Gopal", "ORG"))
+    first = table_of(*names)
+    found = [Mention("contexts/1", 0, len(text), text, label) for text, label in names]
+    again = build_table(found, lambda style, original: "Unused",
+                        fixed={norm(text): first.compose(text) for text, _ in names})
+    text = "| Racing | Results |\n| Lalitha Venkatraman & S. Rajeswara Rao | M. Pillai & S. Gopal |"
+    assert rewrite(text, again, [], None, None).new == rewrite(text, first, [], None, None).new
+    assert "| Racing |" not in rewrite(text, first, [], None, None).new
+    assert again.compose("M. Pillai & S. Gopal").split(" & ")[1].startswith("S. ")  # no other name's initial

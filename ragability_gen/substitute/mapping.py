@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as _with
 
@@ -360,6 +360,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
         elif not _map_parts(table, ent, invent):
             del table.entities[ent.key]
     ranked = [e for e in ranked if e.key in table.entities]
+    table.forced -= _distinct_parts(ranked)
     if fixed is None:
         ranked += _link_places(table, present, invent)
         ranked += _link_derived(table, present)
@@ -481,8 +482,8 @@ def _fix(table: Table, ent: Entity, new: str) -> bool:
     for i, ((a, b), (c, d)) in enumerate(zip(old_parts, new_parts, strict=True)):
         if norm(ent.surface[a:b]) == norm(new[c:d]):
             continue
-        if _title_own(ent, ent.surface[a:b], i) or _initial(ent, ent.surface[a:b], i):
-            table.own.setdefault(ent.key, {})[norm(ent.surface[a:b])] = new[c:d]
+        if _title_own(ent, ent.surface[a:b], i) or b - a == 1:  # a letter changes in its name only: an initial,
+            table.own.setdefault(ent.key, {})[norm(ent.surface[a:b])] = new[c:d]  # also of a person named inside
         else:
             known = table.part_map.get(norm(ent.surface[a:b]))
             if known is None or norm(known) != norm(new[c:d]) or known.isupper():  # "Conie" of "Rai DMB", not the
@@ -582,6 +583,17 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
         else:
             table.part_map[key] = new
     return True
+
+
+def _distinct_parts(entities: Iterable[Entity]) -> set[str]:
+    """The keys of the parts some name of ``entities`` has distinct: such a part is a name alone too, also where
+    another name changed it only for want of another part ("Racing" of "Chip Ganassi Racing", a person's name to NER,
+    beside "Andretti Green Racing"), in a first run and when an audit is applied again alike."""
+    out = set()
+    for ent in entities:
+        words = [ent.surface[a:b] for a, b in parts(ent.surface)]
+        out.update(norm(words[i]) for i in _distinctive(ent, words))
+    return out
 
 
 def _designates(table: Table, word: str) -> bool:
