@@ -353,6 +353,7 @@ class _Group:
             for name, text in text_fields(row):
                 first_field.setdefault(text, name)
         self.texts = list(first_field)
+        self._joined = "\n".join(self.texts)
         self.is_name = {t: NameTest(t, partial(_proper_in, infos, t), infos.classes) for t in self.texts}
         if adjust is not None and adjust.entries is not None:
             found = self._given(adjust, first_field)
@@ -392,6 +393,8 @@ class _Group:
 
     def _present(self, form: str) -> bool:
         """Whether ``form`` or its plural occurs in the instance ("Albanians" beside "Albania")."""
+        if form not in self._joined:  # nor its plural: one search where most forms are absent
+            return False
         return any(word_in(f, t) is not None for f in (form, form + "s") for t in self.texts)
 
     def _given(self, adjust: Adjust, first_field: dict[str, str]) -> list[Mention]:

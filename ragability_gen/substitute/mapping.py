@@ -750,14 +750,14 @@ def _link_eponyms(table: Table, present: Callable[[str], bool]) -> list[Entity]:
                 continue
             for form, end in eponym_forms(name).items():
                 other = table.entities.get(norm(form))
+                if other is None and (i < len(spans) - 1 or is_word(form) or is_known_name(form)
+                                      or not present(form)):
+                    continue  # "Edwardian" beside "Edward Smith": a given name's forms follow it only where found
                 if other is not None and (other.label in ("GPE", "LOC", "FAC") or len(parts(other.surface)) > 1 or (
                         other.label == "PERSON" and (is_given_name(form) or is_known_name(form)))):
                     continue  # "Julian" of "Julian Assange" is a name of its own; NER's person "Keynesian" is none
                 if norm(form) in table.keep or country_of(form) is not None or demonym_or_language(form):
                     continue
-                if other is None and (i < len(spans) - 1 or not present(form) or is_word(form)
-                                      or is_known_name(form)):
-                    continue  # "Edwardian" beside "Edward Smith": a given name's forms follow it only where found
                 table.part_map[norm(form)] = (new[:-1] if new[-1:] in "aeiouy" and end[:1] in "aeiou" else new) + end
                 if other is None:
                     table.entities[norm(form)] = Entity(norm(form), "NORP", form, [form])
