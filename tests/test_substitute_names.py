@@ -204,6 +204,10 @@ def test_a_name_of_one_rare_dictionary_word_is_the_name_in_a_text_without_capita
     assert rewrite("Is the kodak still made?", table, [], None, None).new == "Is the kodak still made?"  # capitals
     table = build_table([mention("Will Smith starred.", "Will Smith", "PERSON")], maker(0))
     assert rewrite("did will smith star?", table, [], None, None).new == "did will smith star?"  # ordinary words
+    table = table_of(("United States", "GPE"), ("Great Lakes", "LOC"), ("Imperial City", "GPE"))
+    states, lakes = table.compose("United States"), table.compose("Great Lakes")
+    assert rewrite("where do the great lakes meet the united states, the other imperial city?", table, [], None,
+                   None).new == f"where do the {lakes.lower()} meet the {states.lower()}, the other imperial city?"
     table = table_of(("Carousel", "ORG"), ("Dentzel Carousel", "PROPN"), ("Lawn Woods", "PERSON"))
     assert table.compose("Carousel") != "Carousel"  # a word that ends other names is a kind of thing there
     assert rewrite("where was the carousel moved, and which woods are public?", table, [], None, None).new == (

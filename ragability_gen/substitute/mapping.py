@@ -51,6 +51,7 @@ from .entities import (
     column_cell,
     column_words_at,
     dated,
+    designators_only,
     known_place,
     norm,
     ordinary,
@@ -393,7 +394,8 @@ def _add_lowered(table: Table) -> None:
     """The aliases matched in a text with no capital at all ("who sings does he love me with reba?", a question as
     search engines get them), where case tells nothing: the aliases matched in any case anyway ("suricate"), names of
     three words or more ("last of the summer wine"), names with a word the dictionary has no lower-case entry
-    for ("reba", "new york"; not "will", "turkey" or the title "love me"), a name of one word that is no ordinary
+    for ("reba", "new york"; not "will", "turkey" or the title "love me"), a place of designators ("the united states",
+    "where do the great lakes meet the ocean?"; not "the other imperial city"), a name of one word that is no ordinary
     word ("kodak" beside "Kodak Color Print Material", although Webster's has "kodak"; see ``_rare_name``), and names
     the instance writes in lower case (a term replaced in every case: "holography" of "his work in holography",
     copied alone into an answer), in any case."""
@@ -402,6 +404,7 @@ def _add_lowered(table: Table) -> None:
         words = alias.split()
         if mode in ("full", "word") or (mode != "proper" and (len(words) >= 3 or not all(is_word(w) for w in words)
                                                               or _rare_name(alias, mode, heads)
+                                                              or mode == "exact" and designators_only(words)
                                                               or table.entities[key].surface[:1].islower())):
             table.lowered.setdefault(norm(alias), (key, mode))
     if table.lowered:
