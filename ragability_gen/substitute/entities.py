@@ -106,6 +106,9 @@ GENERIC = frozenset("""
     """.split())
 """Designators kept as they are inside names ("RMS Lusitania", "Tobolsk Viceroyalty", "Free City of Oskel")."""
 AWARDS = frozenset("award awards prize prizes medal medals trophy trophies cup cups".split())
+_CATEGORY_OPENERS = frozenset("best outstanding most".split())
+_OF_THE_YEAR = re.compile(r"\bof the Year$")
+"""An award's category: "Best Picture", "Outstanding Drama Series", "Most Valuable Player", "Album of the Year"."""
 """Designators of awards: an award's name changes, its field stays ("Nobel Prize in Physics", see ``mapping``)."""
 HEADS = frozenset("government governments test".split())
 """Words that stay in a name as designators do where another word names it ("Queensland Government", "Test in
@@ -590,6 +593,11 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if (label == "PERSON" and len(words) >= 2 and not named and all(ordinary(w) for w in content)
                 and cell_span(text, s, e) != (s, e)):
             continue  # "| Best Breakthrough Performance |": ordinary words opening a cell, no given name among them
+        if len(words) >= 2 and not named and all(ordinary(w) or never_name(w) for w in content) and (
+                words[0].casefold() in _CATEGORY_OPENERS and not (words[0] == "Most" and sentence_start(text, s))
+                or _OF_THE_YEAR.search(text, s, e) is not None):
+            continue  # "nominated for Best Actress", "won Record of the Year": an award's category, no name; not
+            # "Most Oriental Orthodox churches" opening a clause
         if len(words) == 1 and label not in ("NORP", "LANGUAGE"):
             if _camel(words[0]):
                 out.append(Mention(field_name, s, e, text[s:e], label))  # "the iPhone", "eBay"
