@@ -759,3 +759,14 @@ def test_overlapping_names_sharing_a_changed_generic_word_leave_no_original() ->
     out = rewrite("Denver City and County were consolidated in 1902.", table, [], None, None).new
     assert out.endswith(f" {city} and County were consolidated in 1902.") and "Denver" not in out, out
     assert table.leftovers(out) == []
+
+
+def test_an_awards_category_stays_and_its_name_changes() -> None:
+    table = table_of(("Academy Award for Best Picture", "ORG"), ("Golden Globe Award for Best Actress", "FAC"),
+                     ("Nobel Prize in Physics", "WORK_OF_ART"))
+    for name, kept in [("Academy Award for Best Picture", " Award for Best Picture"),
+                       ("Golden Globe Award for Best Actress", " Award for Best Actress"),
+                       ("Nobel Prize in Physics", " Prize in Physics")]:
+        new = table.compose(name)
+        assert new.endswith(kept) and new != name, new
+    assert not table.compose("Golden Globe Award for Best Actress").startswith(("Golden", "Globe"))

@@ -106,10 +106,10 @@ GENERIC = frozenset("""
     """.split())
 """Designators kept as they are inside names ("RMS Lusitania", "Tobolsk Viceroyalty", "Free City of Oskel")."""
 AWARDS = frozenset("award awards prize prizes medal medals trophy trophies cup cups".split())
+"""Designators of awards: an award's name changes, its field stays ("Nobel Prize in Physics", see ``mapping``)."""
 _CATEGORY_OPENERS = frozenset("best outstanding most".split())
 _OF_THE_YEAR = re.compile(r"\bof the Year$")
 """An award's category: "Best Picture", "Outstanding Drama Series", "Most Valuable Player", "Album of the Year"."""
-"""Designators of awards: an award's name changes, its field stays ("Nobel Prize in Physics", see ``mapping``)."""
 HEADS = frozenset("government governments test".split())
 """Words that stay in a name as designators do where another word names it ("Queensland Government", "Test in
 Adelaide"), and change as a name's first word does where none does ("Government College University", see

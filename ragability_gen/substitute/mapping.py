@@ -514,10 +514,8 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
     if any(w.casefold() in AWARDS for w in words[1:]):
         named = [i for i in out if not (ordinary(words[i]) and is_word(words[i]))]
         head = next(i for i, w in enumerate(words) if i and w.casefold() in AWARDS)
-        own = [i for i, w in enumerate(words[:head]) if w.casefold() not in FUNCTION and not _ROMAN.fullmatch(w)
-               and not w.isdigit()]
-        return named or own or [i for i in out if words[i].casefold() not in AWARDS]  # "Academy" of "Academy
-        # Award for Best Picture", not its category
+        return named or [i for i in out if i < head]  # "Golden Globe" of "Golden Globe Award for Best Actress", not
+        # its category; none: the first word changes ("Academy" of "Academy Award for Best Picture", see _map_parts)
     out = [i for i in out if words[i].casefold() not in HEADS]  # none left: see _map_parts
     return out if person else [i for i in out if words[i].casefold() not in _SPORTS] or out  # "Joe Hockey" changes
 
