@@ -593,9 +593,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if (label == "PERSON" and len(words) >= 2 and not named and all(ordinary(w) for w in content)
                 and cell_span(text, s, e) != (s, e)):
             continue  # "| Best Breakthrough Performance |": ordinary words opening a cell, no given name among them
-        if len(words) >= 2 and not named and all(ordinary(w) or never_name(w) for w in content) and (
+        if len(words) >= 2 and not named and (
                 words[0].casefold() in _CATEGORY_OPENERS and not (words[0] == "Most" and sentence_start(text, s))
-                or _OF_THE_YEAR.search(text, s, e) is not None):
+                or _OF_THE_YEAR.search(text, s, e) is not None) and all(ordinary(w) or never_name(w) for w in content):
             continue  # "nominated for Best Actress", "won Record of the Year": an award's category, no name; not
             # "Most Oriental Orthodox churches" opening a clause
         if len(words) == 1 and label not in ("NORP", "LANGUAGE"):
