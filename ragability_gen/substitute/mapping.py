@@ -594,7 +594,7 @@ def _distinct_parts(entities: Iterable[Entity]) -> set[str]:
     """The keys of the parts some name of ``entities`` has distinct: such a part is a name alone too, also where
     another name changed it only for want of another part ("Racing" of "Chip Ganassi Racing", a person's name to NER,
     beside "Andretti Green Racing"), in a first run and when an audit is applied again alike."""
-    out = set()
+    out: set[str] = set()
     for ent in entities:
         words = [ent.surface[a:b] for a, b in parts(ent.surface)]
         out.update(norm(words[i]) for i in _distinctive(ent, words))
@@ -776,7 +776,7 @@ _GENUS_INITIAL = re.compile(r"([A-Z])\.\s+(?:[a-z]\.\s+)?([a-z]+)")
 def _link_abbreviated(table: Table) -> None:
     """An abbreviated binomial's initial follows its genus: "E. coli" beside "Escherichia coli" becomes "A. keydo"
     beside "Abmun keydo"."""
-    genera = {}
+    genera: dict[tuple[str, str], str] = {}
     for ent in table.entities.values():
         words = ent.surface.split()
         if ent.label == "TAXON" and len(words) >= 2 and words[0][:1].isupper() and not words[0].endswith("."):
@@ -784,7 +784,7 @@ def _link_abbreviated(table: Table) -> None:
     for ent in table.entities.values():
         m = _GENUS_INITIAL.match(ent.surface) if ent.label == "TAXON" else None
         genus = genera.get((m[1], m[2])) if m is not None else None
-        if genus is not None:
+        if m is not None and genus is not None:
             new = table.compose(genus)
             if new[:1].isupper() and new != genus:
                 table.own.setdefault(ent.key, {})[norm(m[1])] = new[0]
