@@ -82,6 +82,13 @@ _NAMED_TAXON = re.compile(r"(?<!\w)(?i:genus|species|specific|generic|subspecies
 """A genus or epithet named as such in lower case: "The species name, cristatus, ...", "the genus name proteles"."""
 
 
+def abbreviation(name: str) -> tuple[str, str] | None:
+    """The genus's initial and the epithet of an abbreviated binomial ("E. coli" -> ("E", "coli"), "P. c. cristatus"
+    -> ("P", "cristatus")), or None."""
+    m = _ABBREVIATED.match(name)
+    return (m[0][0], m[1]) if m is not None else None
+
+
 def abbreviated_pairs(texts: Sequence[str]) -> frozenset[tuple[str, str]]:
     """The (initial, epithet) pairs the texts of an instance write abbreviated ("E. coli") and in full ("Escherichia
     coli"): a binomial written both ways is one whatever its epithet ("coli", "sapiens", "rex" are common enough

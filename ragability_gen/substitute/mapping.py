@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as _with
 
@@ -59,7 +59,7 @@ from .entities import (
     shape,
     styled,
 )
-from .kinds import initials
+from .kinds import abbreviation, initials
 from .names import (
     PLURAL,
     RARE_ZIPF,
@@ -354,14 +354,20 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
         surface = min(surfaces, key=lambda s: (-surfaces[s], s))
         table.entities[key] = Entity(key, label, surface, sorted(surfaces))
     ranked = sorted(table.entities.values(), key=lambda e: (order[e.label], -len(parts(e.surface)), e.key))
-    for ent in ranked:
+    distinct: set[str] = set()  # parts some name has distinct: a name alone too, also where another name changed
+    for ent in ranked:  # them only for want of another part ("Racing" of "Chip Ganassi Racing", a person's name to
+        words = [ent.surface[a:b] for a, b in parts(ent.surface)]  # NER, beside "Andretti Green Racing"), in a
+        indexes = _distinctive(ent, words)  # first run and when an audit is applied again alike
         if ent.key in (fixed or {}):
-            if not _fix(table, ent, (fixed or {})[ent.key]):
-                del table.entities[ent.key]
-        elif not _map_parts(table, ent, invent):
+            mapped = _fix(table, ent, (fixed or {})[ent.key], indexes)
+        else:
+            mapped = _map_parts(table, ent, invent, indexes)
+        if mapped:
+            distinct.update(norm(words[i]) for i in indexes)
+        else:
             del table.entities[ent.key]
     ranked = [e for e in ranked if e.key in table.entities]
-    table.forced -= _distinct_parts(ranked)
+    table.forced -= distinct
     if fixed is None:
         ranked += _link_places(table, present, invent)
         ranked += _link_derived(table, present)
@@ -473,15 +479,15 @@ def _exact(surface: str, label: str) -> bool:
     return len(words) == 1 and not is_known_name(words[0]) and is_common(words[0], 1.0)
 
 
-def _fix(table: Table, ent: Entity, new: str) -> bool:
-    """Map ``ent`` to a given replacement; False when it is the original (the entity stays as it is)."""
+def _fix(table: Table, ent: Entity, new: str, distinctive: Sequence[int]) -> bool:
+    """Map ``ent`` to a given replacement; False when it is the original (the entity stays as it is).
+    ``distinctive``: the indexes of its distinct parts (``_distinctive``)."""
     old_parts, new_parts = parts(ent.surface), parts(new)
     if norm(new) == ent.key:
         return False
     if len(old_parts) != len(new_parts):
         table.whole[ent.key] = new
         return True
-    distinctive = _distinctive(ent, [ent.surface[a:b] for a, b in old_parts])
     for i, ((a, b), (c, d)) in enumerate(zip(old_parts, new_parts, strict=True)):
         if norm(ent.surface[a:b]) == norm(new[c:d]):
             continue
@@ -538,10 +544,11 @@ def _title_kept(words: Sequence[str], i: int) -> bool:
                                             or _ROMAN.fullmatch(after) is not None))
 
 
-def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> bool:
-    """Give every distinctive part of ``ent`` an invented part; False when it has no part to replace."""
+def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], distinctive: Sequence[int]) -> bool:
+    """Give every distinctive part of ``ent`` (``distinctive``: their indexes, see ``_distinctive``) an invented
+    part; False when it has no part to replace."""
     words = [ent.surface[a:b] for a, b in parts(ent.surface)]
-    replace = [i for i in _distinctive(ent, words) if norm(words[i]) not in table.keep
+    replace = [i for i in distinctive if norm(words[i]) not in table.keep
                and not (ent.label == "PERSON" and _designates(table, words[i]))]
     if not replace and any(norm(w) in table.keep for w in words):
         return any(norm(w) in table.part_map for w in words)
@@ -588,17 +595,6 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str]) -> 
         else:
             table.part_map[key] = new
     return True
-
-
-def _distinct_parts(entities: Iterable[Entity]) -> set[str]:
-    """The keys of the parts some name of ``entities`` has distinct: such a part is a name alone too, also where
-    another name changed it only for want of another part ("Racing" of "Chip Ganassi Racing", a person's name to NER,
-    beside "Andretti Green Racing"), in a first run and when an audit is applied again alike."""
-    out: set[str] = set()
-    for ent in entities:
-        words = [ent.surface[a:b] for a, b in parts(ent.surface)]
-        out.update(norm(words[i]) for i in _distinctive(ent, words))
-    return out
 
 
 def _designates(table: Table, word: str) -> bool:
@@ -770,9 +766,6 @@ def _link_eponyms(table: Table, present: Callable[[str], bool]) -> list[Entity]:
     return added
 
 
-_GENUS_INITIAL = re.compile(r"([A-Z])\.\s+(?:[a-z]\.\s+)?([a-z]+)")
-
-
 def _link_abbreviated(table: Table) -> None:
     """An abbreviated binomial's initial follows its genus: "E. coli" beside "Escherichia coli" becomes "A. keydo"
     beside "Abmun keydo"."""
@@ -782,12 +775,12 @@ def _link_abbreviated(table: Table) -> None:
         if ent.label == "TAXON" and len(words) >= 2 and words[0][:1].isupper() and not words[0].endswith("."):
             genera.setdefault((words[0][0], words[1]), words[0])
     for ent in table.entities.values():
-        m = _GENUS_INITIAL.match(ent.surface) if ent.label == "TAXON" else None
-        genus = genera.get((m[1], m[2])) if m is not None else None
-        if m is not None and genus is not None:
+        pair = abbreviation(ent.surface) if ent.label == "TAXON" else None
+        genus = genera.get(pair) if pair is not None else None
+        if pair is not None and genus is not None:
             new = table.compose(genus)
             if new[:1].isupper() and new != genus:
-                table.own.setdefault(ent.key, {})[norm(m[1])] = new[0]
+                table.own.setdefault(ent.key, {})[norm(pair[0])] = new[0]
 
 
 def _link_initialisms(table: Table) -> None:
