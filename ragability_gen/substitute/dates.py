@@ -89,6 +89,7 @@ _FUNCTION_WORDS = frozenset(
     "his her their he she they we i you when while after before until since that which who whom whose this these "
     "those there then than so not no also during into onto upon under over about against between through per via "
     "if though although because where".split())
+_IN_BEFORE = re.compile(r"(?i)\b(?:in|since|until|till|during)\s+$")
 _COUNT_BEFORE = re.compile(r"(?i)(?:\bage[ds]?|\bno\.|\bnumber|#|\bpage|\bpp?\.)\s*$")
 _ARTICLE_BEFORE = re.compile(r"(?i)\b(?:a|an|the|this|that|his|her|its|their)\s+$")
 _MEASURES = frozenset("metre meter metres meters m km mile miles yard yards foot feet ft word page seat acre hectare "
@@ -312,8 +313,11 @@ def _bare_evidence(text: str, s: int, e: int, ev: Evidence) -> tuple[bool | None
     """(decision, weak) for a bare number; see ``Bare``. A number glued to letters is a measure or model wherever it
     stands, and its vote keeps the same number elsewhere in the instance from being taken for a year ("Alfa Romeo
     6C 1750GS" beside "Alfa Romeo 6C 1750")."""
-    if _counted(text, e, ev) or _COUNT_BEFORE.search(text[max(0, s - 12):s]) or _GLUED.match(text, e):
+    if _COUNT_BEFORE.search(text[max(0, s - 12):s]) or _GLUED.match(text, e) or _measured(text[e:e + 40]):
         return False, False
+    if _counted(text, e, ev):  # a plural noun follows: "1201 people"; but "A report on the elections in 2008 lists
+        # all irregularities" beside "the elections of 2008": after "in", a year where the instance dates it elsewhere
+        return (None, True) if _IN_BEFORE.search(text, max(0, s - 12), s) else (False, False)
     label = None if ev.short else next((lab for a, b, lab in ev.spans if a <= s and e <= b), None)
     before = text[max(0, s - 30):s]
     if _CUE_BEFORE.search(before):

@@ -109,6 +109,10 @@ AWARDS = frozenset("award awards prize prizes medal medals trophy trophies cup c
 """Designators of awards: an award's name changes, its field stays ("Nobel Prize in Physics", see ``mapping``)."""
 _CATEGORY_OPENERS = frozenset("best outstanding most".split())
 _OF_THE_YEAR = re.compile(r"\bof the Year$")
+_SETTLEMENT_AFTER = re.compile(r"(?:,[ \t]+|[ \t]+(?:is|was)[ \t]+)(?:a|an|the)[ \t]+(?:[a-z-]+[ \t]+){0,3}?"
+                               r"(?:city|town|village|commune|municipality|borough|suburb|hamlet|settlement|"
+                               r"market[ \t]+town|seaside[ \t]+resort|port[ \t]+city)[ \t]+(?:in|on|of|near)\b")
+"""A settlement named before it: "Nice is a city on the Riviera", "Reading, a large town in Berkshire"."""
 """An award's category: "Best Picture", "Outstanding Drama Series", "Most Valuable Player", "Album of the Year"."""
 HEADS = frozenset("government governments test".split())
 """Words that stay in a name as designators do where another word names it ("Queensland Government", "Test in
@@ -898,6 +902,10 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
             a, b = ps[i]  # "French" of "the Norman-French army", "Telugu" of "| Debut Telugu Film |"
             out.append(Mention(field_name, a, b, text[a:b], "NORP"))
             continue
+        if (cue := _SETTLEMENT_AFTER.match(text, e)) and all(w[:1].isupper() and not never_name(w) for w in words) \
+                and (not cue[0].startswith(",") or is_name.tagged(s) or not ordinary(words[0])):  # not "Later, a town"
+            out.append(Mention(field_name, s, e, text[s:e], "GPE"))  # "Nice is a city on the Riviera", "Reading, a
+            continue  # town in Berkshire": an ordinary word that a sentence calls a settlement names it
         if (len(words) == 1 and words[0][1:].islower() and sentence_start(text, s) and is_word(words[0])
                 and is_common(words[0], TERM_ZIPF) and not is_proper_entry(words[0]) and not is_known_name(words[0])):
             continue  # "Malnutrition causes ...": a dictionary word too common for a term, capitalised as it opens
@@ -907,10 +915,15 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
                 or len(words) == 1 and (short_month(text, s, e) or counted(text, s, e))
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
-                or all(ordinary(w) and not known_place(w) and not is_region(w) for w in content)
-                and not (len(words) == 1 and _listed_place_in_cell(text, s, e))
-                and not _named_land(text, ps, is_name)
                 or label_words(words, text, s, e)):
+            continue
+        if (all(ordinary(w) and not known_place(w) and not is_region(w) for w in content)
+                and not (len(words) == 1 and _listed_place_in_cell(text, s, e))
+                and not _named_land(text, ps, is_name)):
+            if len(words) >= 2 and not in_row(text, s):  # "4 Australian Open titles", "the Royal Australian Navy":
+                # a people's word in a name of ordinary words NER missed is that people's, as it is alone
+                out.extend(Mention(field_name, a, b, text[a:b], "NORP") for (a, b), w in zip(ps, words)
+                           if demonym_or_language(w) and (country_of(w) or country_of(w[:-1])))
             continue
         if is_name(s) or (len(words) > 1 and not ordinary(words[0]) and not is_word(words[0].lower())
                           and not never_name(words[0])):
