@@ -28,7 +28,7 @@ from .names import (
     modern_only,
     singulars,
 )
-from .places import country_of, demonym_or_language, nationality, place_names
+from .places import city_names, country_of, demonym_or_language, nationality, place_names
 from .words import (
     MARKS,
     cell_span,
@@ -748,8 +748,9 @@ _WORD_BEFORE = re.compile(r"(?<![\w'’.-])[^\W\d_][^\W\d_'’-]+ $")
 
 def known_place(word: str) -> bool:
     """True for a country, capital, province or state ``countryinfo`` knows by this one word ("Jordan", "London",
-    "Texas"): a name that NER missed is one although English uses it often."""
-    return word[1:].islower() and word in place_names()
+    "Texas"), or a large city that is no dictionary word ("Chicago"; not "Reading", "Mobile"): a name that NER missed
+    is one although English uses it often."""
+    return word[1:].islower() and (word in place_names() or word in city_names() and not is_word(word.lower()))
 
 
 _MODEL_AFTER = re.compile(r"(?:[ \t]+|[ \t]*\|[ \t]*(?=[A-Z]))(?:[A-Z]{1,3}-?\d{2,}|\d{3}(?!\d))(?:[-/][\w]+)*(?!\w)")
