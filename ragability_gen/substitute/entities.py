@@ -41,6 +41,7 @@ from .words import (
     label_cell,
     never_name,
     row_bracket,
+    scale_at,
     sentence_start,
     unit_at,
 )
@@ -914,7 +915,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
             continue
         content = [w for w in words if not _kept(w, True)]
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
-                or len(words) == 1 and (short_month(text, s, e) or counted(text, s, e))
+                or len(words) == 1 and (short_month(text, s, e) or counted(text, s, e) or scale_at(text, s, e))
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
                 or label_words(words, text, s, e)):
             continue

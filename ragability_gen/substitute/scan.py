@@ -41,7 +41,7 @@ from .entities import (
 from .kinds import scripts
 from .names import is_common, singulars
 from .places import country_of
-from .words import cell_span, never_name, sentence_start
+from .words import cell_span, never_name, scale_at, sentence_start
 
 KINDS = ("name", "ner", "country", "rare", "script")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
@@ -82,10 +82,11 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
     for t in texts:
         for s, e, label in ents.get(t, ()):
             if label in ENTITY_TYPES:
-                out |= {t[s + a:s + b].casefold() for a, b in parts(t[s:e])}
+                out |= {t[s + a:s + b].casefold() for a, b in parts(t[s:e]) if not scale_at(t, s + a, s + b)}
         for m in _WORD.finditer(t):
             w = m[0]
-            if w[:1].isupper() and not ordinary(w) and not sentence_start(t, m.start()) and not counted(t, *m.span()):
+            if w[:1].isupper() and not ordinary(w) and not sentence_start(t, m.start()) and not counted(t, *m.span()) \
+                    and not scale_at(t, *m.span()):  # "degrees Celsius"
                 out.add(w.casefold())
     out -= {w.casefold() for w in ordinary_written_words({w[:1].upper() + w[1:] for w in out}, texts)}
     out -= {m[0].casefold() for t in texts for m in _WORD.finditer(t)

@@ -36,6 +36,9 @@ FOOTNOTE = re.compile(r"(?<=[^\s\[])" + _MARK + r"(?!\])")
 needed]", after the word or stop it belongs to. Lower case only, so a bracketed name is never one."""
 _MARKS_AT_END = re.compile(r"(?<=[^\s\[])(?:" + _MARK + r")+$")
 _UNIT_AFTER_NUMBER = re.compile(r"\d(?:[\d.,]*\d)?\s?$")
+_SCALES = frozenset("Celsius Fahrenheit Kelvin Rankine Réaumur Centigrade Richter Mercalli Beaufort Fujita Mohs".split())
+_DEGREES_BEFORE = re.compile(r"(?i)(?:\bdegrees?|°)\s*$")
+_SCALE_AFTER = re.compile(r"\s+(?:scale|degrees?)\b")
 
 
 @cache
@@ -59,6 +62,13 @@ def never_name(word: str) -> bool:
     return low in _never()
 
 
+def scale_at(text: str, start: int, end: int) -> bool:
+    """True for a scale's name after "degrees" or before "scale" ("40 degrees Celsius", "the Richter scale"): a unit,
+    though named after a person."""
+    return text[start:end] in _SCALES and (_DEGREES_BEFORE.search(text, max(0, start - 12), start) is not None
+                                           or _SCALE_AFTER.match(text, end) is not None)
+
+
 def unit_at(text: str, start: int, end: int) -> bool:
     """True for a short word right after a number ("50 MW", "12km"): a unit or a designator, no name.
 
@@ -66,6 +76,8 @@ def unit_at(text: str, start: int, end: int) -> bool:
     a year in a results table ("2005 Doha") are places.
     """
     word = text[start:end]
+    if scale_at(text, start, end):
+        return True
     if len(word) >= 4 and word[:1].isupper() and word[1:].isalpha() and word[1:].islower():
         return False
     return end - start <= 4 and _UNIT_AFTER_NUMBER.search(text[max(0, start - 24):start]) is not None
