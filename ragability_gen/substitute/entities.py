@@ -574,11 +574,14 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or words[0].casefold() in HEADS
                                 or _kept(words[0], True) or unit_at(text, s, e) or counted(text, s, e)
                                 or short_month(text, s, e)
-                                or _NUMBERED.match(text, e) is not None and len(words[0]) <= 4):  # "Op. 125"
+                                or _NUMBERED.match(text, e) is not None and len(words[0]) <= 4  # "Op. 125"
+                                or numbered_thing(text, s, e)):
             continue
         if len(words) == 1 and label not in ("NORP", "LANGUAGE") and demonym_or_language(words[0]):
             label = "NORP"  # "Ancient Egyptians" (ORG) without "Ancient" are a people, named as one
         content = [w for w in words if not _kept(w, False)]
+        if len(words) == 2 and words[1].isdigit() and numbered_thing(text, *ps[0]):
+            continue  # "leaves from Platform 4"
         if not content and (label in _DESIGNATED or label == "ORG" and words[-1].casefold() in LAND) \
                 and _place_of_designators(text, ps, is_name):
             # "the United States", "the Northern Territory's coroner", "Central Park": a place whose words are all
@@ -844,6 +847,20 @@ def _month_surname(text: str, start: int, end: int, words: Sequence[str]) -> boo
     """True when the month closing ``words`` (``text[start:end]``) is a surname: after a given name, with no number
     after it ("Theresa May resigned"; not "Friday May 5")."""
     return len(words) >= 2 and is_given_name(words[-2]) and _NUMBER_AFTER.match(text, end) is None
+
+
+_DESIGNATION_AFTER = re.compile(r"[ \t]+\d{1,2}[A-Z]?(?![\w/–—-]|[.,:]\d)")
+"""A number after a word that tells one thing of a kind ("Platform 4 at"), not a score or a range ("Wolves 2–1"),
+nor a model's number ("Fiat 500", "Beech 200") or a year ("Miss World 2012")."""
+
+
+def numbered_thing(text: str, start: int, end: int) -> bool:
+    """True for a common noun before the number that tells one of its kind from the others ("Building 98", "Hangar
+    12", "Platform 4"): the number designates, and the noun stays what it is, no name; not a word English hardly
+    writes in lower case ("Apollo 11")."""
+    word = text[start:end]
+    return (_DESIGNATION_AFTER.match(text, end) is not None and word[1:].islower() and is_word(word)
+            and is_common(word, TERM_ZIPF) and not is_known_name(word) and not known_place(word))
 
 
 def short_month(text: str, start: int, end: int) -> bool:

@@ -32,6 +32,7 @@ from .entities import (
     TITLES,
     acronym_key_cell,
     counted,
+    numbered_thing,
     label_words,
     opens_plain_cell,
     ordinary,
@@ -82,11 +83,12 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
     for t in texts:
         for s, e, label in ents.get(t, ()):
             if label in ENTITY_TYPES:
-                out |= {t[s + a:s + b].casefold() for a, b in parts(t[s:e]) if not scale_at(t, s + a, s + b)}
+                out |= {t[s + a:s + b].casefold() for a, b in parts(t[s:e])
+                        if not scale_at(t, s + a, s + b) and not numbered_thing(t, s + a, s + b)}
         for m in _WORD.finditer(t):
             w = m[0]
             if w[:1].isupper() and not ordinary(w) and not sentence_start(t, m.start()) and not counted(t, *m.span()) \
-                    and not scale_at(t, *m.span()):  # "degrees Celsius"
+                    and not scale_at(t, *m.span()) and not numbered_thing(t, *m.span()):  # "degrees Celsius", "Hangar 12"
                 out.add(w.casefold())
     out -= {w.casefold() for w in ordinary_written_words({w[:1].upper() + w[1:] for w in out}, texts)}
     out -= {m[0].casefold() for t in texts for m in _WORD.finditer(t)
