@@ -101,6 +101,8 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
         words = _run(text, m.start(1), None) if before[:1].islower() else []  # not "Vitamin A Deficiency"
         if sum(text[a].isupper() and b - a > 1 and not never_name(text[a:b]) for a, b in words[1:]) >= 2:
             runs.append((words, "TITLE", False))  # "in A Modest Proposal"; not "her A Levels", "in A Major"
+    for words in _dated_list(text):
+        runs.append((words, "TITLE", False))  # "Solaris (1972), Stalker (1979) and The Sacrifice (1986)"
     for m in _QUOTED.finditer(text):  # "Hide and Seek", "My Hero Academia: Two Heroes"
         words = _run(text, m.end(), _QUOTES[m[1]])
         if sum(text[a].isupper() and not never_name(text[a:b]) for a, b in words) >= 2:
@@ -130,6 +132,48 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
         titles[span] = Mention(field_name, *span, text[slice(*span)], label)
         taken.update((s, e) for s, e, plain in inside if e <= span[1] and plain)
     return list(titles.values()), taken
+
+
+_YEAR_AFTER = re.compile(r"[ \t]+\((?:1[5-9]\d\d|20\d\d)\)")
+_ITEM_GAP = re.compile(r",?[ \t]+(?:and|or)[ \t]+|,[ \t]+")
+_WORKS_CUE = re.compile(r"(?i)(?<![\w-])(?:" + "|".join(w for w in WORKS if w[-1] == "s" and w != "series")
+                        + r"|works|plays|stories|poems|paintings|operas|musicals|documentaries|symphonies|ballets|novellas|memoirs|shows"
+                        r"|recordings|discography|filmography|bibliography)(?![\w-])")
+"""A word for works in the plural before a dated list ("his films include", "Notable works | ..."): not an infobox's
+"Awards | Copley Medal (1832), ..."."""
+
+
+def _dated_list(text: str) -> list[list[tuple[int, int]]]:
+    """The items of lists of works, each a title-case run before its year in brackets, two or more joined by commas
+    and "and" after a word for works (``_WORKS_CUE``: "his films Solaris (1972), Stalker (1979) and The Sacrifice
+    (1986)"): a list of works dated so names each, also a work NER misses for its ordinary words."""
+    items: list[tuple[list[tuple[int, int]], int]] = []  # (words, end of the year's bracket)
+    for m in _YEAR_AFTER.finditer(text):
+        lo = max(0, m.start() - 120)  # a title is short: no search back through a long text for each year
+        cut = max(text.rfind(c, lo, m.start()) for c in ",;:()\n.") + 1
+        if cut == 0 and lo > 0:
+            continue
+        gap = _ITEM_GAP.match(text, cut - 1) if cut > 0 and text[cut - 1] == "," else None
+        start = gap.end() if gap is not None else cut
+        while start < m.start() and text[start] in " \t":
+            start += 1
+        if text.startswith(("and ", "or "), start):
+            start = text.index(" ", start) + 1
+        words = _run(text, start, None, m.start())
+        if words and words[-1][1] == m.start() and text[start].isupper():
+            items.append((words, m.end()))
+    out: list[list[tuple[int, int]]] = []
+    works = False
+    for i, (words, end) in enumerate(items):
+        joined_before = i > 0 and _ITEM_GAP.fullmatch(text, items[i - 1][1], words[0][0]) is not None
+        joined_after = i + 1 < len(items) and _ITEM_GAP.fullmatch(text, end, items[i + 1][0][0][0]) is not None
+        if not joined_before:  # a list's first item: works where its sentence or row says so before it
+            lo = max(0, words[0][0] - 200)
+            opening = max(text.rfind(c, lo, words[0][0]) for c in ".!?\n") + 1
+            works = _WORKS_CUE.search(text, max(lo, opening), words[0][0]) is not None
+        if works and (joined_before or joined_after):
+            out.append(words)
+    return out
 
 
 def _sentence_start(text: str, end: int) -> int | None:
