@@ -89,6 +89,9 @@ _FUNCTION_WORDS = frozenset(
     "his her their he she they we i you when while after before until since that which who whom whose this these "
     "those there then than so not no also during into onto upon under over about against between through per via "
     "if though although because where".split())
+_DATED_TO = re.compile(r"(?i)\b(?:dat(?:e|es|ed|ing)|trac(?:e|es|ed|ing))(?:[ \t]+back)?(?:[ \t]+[^\W\d][\w'’-]*){0,3}?"
+                       r"[ \t]+to[ \t]+(?:about[ \t]+|around[ \t]+|c\.[ \t]*|the[ \t]+year[ \t]+)?$")
+"""A number after "dates to", "date Hamlet to", "traced back to": a year."""
 _IN_BEFORE = re.compile(r"(?i)\b(?:in|since|until|till|during)\s+$")
 _COUNT_BEFORE = re.compile(r"(?i)(?:\bage[ds]?|\bno\.|\bnumber|#|\bpage|\bpp?\.)\s*$")
 _ARTICLE_BEFORE = re.compile(r"(?i)\b(?:a|an|the|this|that|his|her|its|their)\s+$")
@@ -320,7 +323,7 @@ def _bare_evidence(text: str, s: int, e: int, ev: Evidence) -> tuple[bool | None
         return (None, True) if _IN_BEFORE.search(text, max(0, s - 12), s) else (False, False)
     label = None if ev.short else next((lab for a, b, lab in ev.spans if a <= s and e <= b), None)
     before = text[max(0, s - 30):s]
-    if _CUE_BEFORE.search(before):
+    if _CUE_BEFORE.search(before) or _DATED_TO.search(text, max(0, s - 60), s):
         return True, False
     if _listed_measure(text, e):
         return False, False

@@ -32,8 +32,8 @@ from .entities import (
     TITLES,
     acronym_key_cell,
     counted,
-    numbered_thing,
     label_words,
+    numbered_thing,
     opens_plain_cell,
     ordinary,
     ordinary_written_words,
@@ -88,7 +88,7 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
         for m in _WORD.finditer(t):
             w = m[0]
             if w[:1].isupper() and not ordinary(w) and not sentence_start(t, m.start()) and not counted(t, *m.span()) \
-                    and not scale_at(t, *m.span()) and not numbered_thing(t, *m.span()):  # "degrees Celsius", "Hangar 12"
+                    and not scale_at(t, *m.span()) and not numbered_thing(t, *m.span()):  # "degrees Celsius"
                 out.add(w.casefold())
     out -= {w.casefold() for w in ordinary_written_words({w[:1].upper() + w[1:] for w in out}, texts)}
     out -= {m[0].casefold() for t in texts for m in _WORD.finditer(t)

@@ -19,8 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from .entities import _POSSESSIVE, Mention, ordinary
+from .entities import _POSSESSIVE, MONTHS_DAYS, Mention, ordinary
 from .names import is_common, is_word
+from .places import city_names, country_of, place_names
 from .words import never_name
 
 WORKS = ("album", "albums", "song", "songs", "single", "singles", "film", "films", "movie", "movies", "novel",
@@ -36,6 +37,10 @@ _SAID_WORKS = WORKS + ("play", "plays", "story", "stories")
 _QUOTES = {'"': '"', "“": "”", "‘": "’", "''": "''", "'": "'"}
 _WORK = re.compile(r"(?<![\w-])(?:" + "|".join(WORKS + ("titled", "entitled"))
                    + r")(?![\w'’-])[ \t]*,?[ \t]+(?:(''|[\"“‘'])[ \t]*)?")
+_MADE = re.compile(r"(?<![\w-])(?:published|wrote|co-wrote|released|recorded|directed|co-directed|painted|composed|"
+                   r"authored)[ \t]+(?=[A-Z])")
+"""A verb of making a work before its title in title case ("Orwell published Animal Farm in 1945", "Bowie recorded
+Station to Station"): a name NER finds there is no title ("released Mandela"), nor a day ("released Monday")."""
 _MAKERS = ("writer", "singer", "director", "producer", "composer", "actor", "actress", "star", "critic", "artist",
            "company", "studio", "character", "label", "editor", "executive", "host", "presenter", "personality",
            "franchise", "house", "festival", "award", "school", "industry", "historian", "scholar", "distributor",
@@ -81,11 +86,19 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
     word for its kind ends before a name after a preposition ("the album Thriller in Europe", "the novel Dracula by
     Bram Stoker"; a lead sentence's subject and a quotation are a title whole: "Crisis on Infinite Earths was a
     novel"), and a title is none where a name begins before it or runs on past its end."""
-    runs = []
+    runs: list[tuple[list[tuple[int, int]], str, bool | str]] = []  # (words, label, open end: True or "made")
     for m in _WORK.finditer(text):
         if m[0][:1].isupper() and m[0][:2] not in ("EP", "LP"):
             continue  # "| Film |", "The Book of ...": a column's name, a title's own word
         runs.append((_run(text, m.end(), _QUOTES.get(m[1]) if m[1] else None), "TITLE", True))
+    for m in _MADE.finditer(text):
+        words = _run(text, m.end(), None)
+        words = next((words[:i] for i in range(1, len(words) - 1) if text[slice(*words[i])] in ("in", "at")
+                      and _place_at(text, words[i + 1:])), words)  # "recorded Station to Station in Los Angeles"
+        if not words or _place_at(text, words) or text[slice(*words[0])].casefold() in MONTHS_DAYS \
+                or len(words) == 1 and text[slice(*words[0])].isupper():
+            continue  # not "released Monday", "premiered Dresden 1905", "released CD collections"
+        runs.append((words, "TITLE", "made"))  # "Orwell published Animal Farm in 1945"
     for m in _LEAD.finditer(text):
         if m[0].endswith("series") and text.startswith(" of ", m.end()):
             continue  # "The Great Lakes are a series of interconnected lakes"
@@ -112,6 +125,7 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
     for words, label, open_end in runs:
         if label not in labels:
             continue
+        whole = len(words)
         inside = []
         for s, e in sorted(found):
             i = next((i for i, (a, b) in enumerate(words) if s < b and a < e), None)
@@ -126,6 +140,8 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
                 break
             inside.append((s, e, plain))
         span = _title(text, words)
+        if open_end == "made" and span is not None and len(words) < whole and " " not in text[slice(*span)]:
+            continue  # "Poussin painted Et in Arcadia ego": one word left of a title a name inside cut short
         if span is None or span in titles or any((s, e) == span and (not plain or label != "TITLE")
                                                  for s, e, plain in inside):
             continue  # "the film Jack Nicholson starred in": a name NER found is no title; a quotation NER found is its
@@ -137,8 +153,8 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
 _YEAR_AFTER = re.compile(r"[ \t]+\((?:1[5-9]\d\d|20\d\d)\)")
 _ITEM_GAP = re.compile(r",?[ \t]+(?:and|or)[ \t]+|,[ \t]+")
 _WORKS_CUE = re.compile(r"(?i)(?<![\w-])(?:" + "|".join(w for w in WORKS if w[-1] == "s" and w != "series")
-                        + r"|works|plays|stories|poems|paintings|operas|musicals|documentaries|symphonies|ballets|novellas|memoirs|shows"
-                        r"|recordings|discography|filmography|bibliography)(?![\w-])")
+                        + r"|works|plays|stories|poems|paintings|operas|musicals|documentaries|symphonies|ballets|"
+                        r"novellas|memoirs|shows|recordings|discography|filmography|bibliography)(?![\w-])")
 """A word for works in the plural before a dated list ("his films include", "Notable works | ..."): not an infobox's
 "Awards | Copley Medal (1832), ..."."""
 
@@ -174,6 +190,16 @@ def _dated_list(text: str) -> list[list[tuple[int, int]]]:
         if works and (joined_before or joined_after):
             out.append(words)
     return out
+
+
+def _place_at(text: str, words: Sequence[tuple[int, int]]) -> bool:
+    """True when ``words`` open with a country or large city's name ("Los Angeles", "Berlin")."""
+    if words and text[slice(*words[0])] == "the":
+        words = words[1:]  # "in the United States"
+    if not words:
+        return False
+    names = [text[words[0][0]:words[k][1]] for k in range(min(3, len(words)))]
+    return any(n in city_names() or n in place_names() or country_of(n) is not None for n in names)
 
 
 def _sentence_start(text: str, end: int) -> int | None:

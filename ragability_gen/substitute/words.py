@@ -36,7 +36,8 @@ FOOTNOTE = re.compile(r"(?<=[^\s\[])" + _MARK + r"(?!\])")
 needed]", after the word or stop it belongs to. Lower case only, so a bracketed name is never one."""
 _MARKS_AT_END = re.compile(r"(?<=[^\s\[])(?:" + _MARK + r")+$")
 _UNIT_AFTER_NUMBER = re.compile(r"\d(?:[\d.,]*\d)?\s?$")
-_SCALES = frozenset("Celsius Fahrenheit Kelvin Rankine Réaumur Centigrade Richter Mercalli Beaufort Fujita Mohs".split())
+_SCALES = frozenset("Celsius Fahrenheit Kelvin Rankine Réaumur Centigrade Richter Mercalli Beaufort Fujita Mohs"
+                    .split())
 _DEGREES_BEFORE = re.compile(r"(?i)(?:\bdegrees?|°)\s*$")
 _SCALE_AFTER = re.compile(r"\s+(?:scale|degrees?)\b")
 
