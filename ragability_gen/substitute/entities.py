@@ -28,7 +28,7 @@ from .names import (
     modern_only,
     singulars,
 )
-from .places import city_names, country_of, demonym_or_language, nationality, place_names
+from .places import city_names, country_of, demonym_or_language, holiday_names, nationality, place_names
 from .words import (
     MARKS,
     cell_span,
@@ -89,7 +89,7 @@ GENERIC = frozenset("""
     company corporation corp inc ltd llc plc group sons brothers partners associates bank club team party council
     committee commission court parliament congress senate army navy force forces ministry department office
     agency society association foundation trust board guild order league united national international royal
-    federal senior junior airlines airways motors works flight flights line lines route routes
+    federal senior junior airlines airways motors works flight flights line lines route routes greater
     weekly daily express superfast times post news press review journal gazette herald tribune chronicle magazine
     radio television network studios orchestra choir ensemble
     war battle siege treaty act law convention agreement accord conference revolution rebellion uprising campaign
@@ -189,10 +189,12 @@ def _kept(part: str, first: bool, person: bool = False) -> bool:
     return (len(part) == 1 or low in FUNCTION or low in TITLES or low in SUFFIXES or low in PREFIXES
             or (never_name(part) and not (person and is_known_name(low)))
             or (low in GENERIC and not (person and (is_surname(low) or (first and is_given_name(low)))))
+            or (low in _WEEKDAYS and not first and not person)  # "Bloody Sunday" -> "Wohns Sunday"
             or any(c.isdigit() for c in part) or (part[:1].islower() and not _camel(part))
             or (not first and _ROMAN.fullmatch(part) is not None))
 
 
+_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _INNER_WORD = re.compile(r"[A-Z][a-z]")
 
 
@@ -580,6 +582,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if len(words) == 1 and label not in ("NORP", "LANGUAGE") and demonym_or_language(words[0]):
             label = "NORP"  # "Ancient Egyptians" (ORG) without "Ancient" are a people, named as one
         content = [w for w in words if not _kept(w, False)]
+        if label != "PERSON" and _holiday(words):
+            continue  # "on New Year's Eve", "Boxing Day": a day of the calendar, no name; not "Mark Day"
         if len(words) == 2 and words[1].isdigit() and numbered_thing(text, *ps[0]):
             continue  # "leaves from Platform 4"
         if not content and (label in _DESIGNATED or label == "ORG" and words[-1].casefold() in LAND) \
@@ -633,6 +637,17 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                                                    for a, b in caps):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "French troops", "Americans' fears"
     return out
+
+
+def _holiday(words: Sequence[str]) -> bool:
+    """True for a day of the calendar named by ordinary words: "New Year's Eve", "Boxing Day", and a holiday named
+    after a weekday by words English writes in lower case ("Palm Sunday", "Good Friday"; ``holiday_names``); not
+    "Anzac Day", "Victoria Day", nor an event named after a weekday ("Bloody Sunday")."""
+    if len(words) < 2 or words[-1] not in ("Day", "Eve") and not (words[-1].casefold() in _WEEKDAYS
+                                                                  and " ".join(words) in holiday_names()):
+        return False
+    return not is_given_name(words[0]) and all(is_word(core) and (ordinary(core) or words[-1] not in ("Day", "Eve"))
+                                               for w in words[:-1] if (core := _POSSESSIVE.sub("", w).rstrip("'’")))
 
 
 def opens_plain_cell(text: str, start: int, end: int) -> bool:
@@ -941,7 +956,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
                 and not _named_land(text, ps, is_name)):
             if len(words) >= 2 and not in_row(text, s):  # "4 Australian Open titles", "the Royal Australian Navy":
                 # a people's word in a name of ordinary words NER missed is that people's, as it is alone
-                out.extend(Mention(field_name, a, b, text[a:b], "NORP") for (a, b), w in zip(ps, words)
+                out.extend(Mention(field_name, a, b, text[a:b], "NORP") for (a, b), w in zip(ps, words, strict=True)
                            if demonym_or_language(w) and (country_of(w) or country_of(w[:-1])))
             continue
         if is_name(s) or (len(words) > 1 and not ordinary(words[0]) and not is_word(words[0].lower())

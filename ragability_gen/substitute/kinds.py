@@ -33,7 +33,7 @@ from string import ascii_lowercase
 
 from .entities import FUNCTION, TERM_ZIPF, designators_only, label_words, opening_word, ordinary
 from .names import is_common, is_word, singulars
-from .places import country_of, currency_units, language_names, place_names
+from .places import country_of, currency_units, holiday_names, language_names, place_names
 from .words import never_name, sentence_start
 
 _BINOMIAL = re.compile(r"(?<![\w.])([A-Z][a-z]{2,})\s+([a-z]{3,})(?!\w)")
@@ -399,6 +399,26 @@ _HOUSES = frozenset("dynasty dynasties shogunate caliphate sultanate khanate".sp
 too), where "the Christmas period" and "the Romantic period" are no names."""
 
 
+_WEEKDAY_EVENT = re.compile(r"(?<![\w'’-])(?:[A-Z][a-z]+[ \t]+){1,2}(?:Sunday|Monday|Tuesday|Wednesday|Thursday|Friday|"
+                            r"Saturday)(?![\w'’-])")
+"""Capitalised words before a weekday: an event ("Bloody Sunday", "Black Tuesday"), unless a holiday ("Good
+Friday")."""
+
+
+def _weekday_events(text: str) -> list[Found]:
+    """Events named by a weekday after capitalised words inside a sentence ("on Bloody Sunday", "the crash of Black
+    Monday"), not a holiday of any country (``holiday_names``: "Good Friday", "Easter Monday") nor a day after a word
+    that opens a sentence or names no event ("Last Sunday", "Every Monday")."""
+    out = []
+    for m in _WEEKDAY_EVENT.finditer(text):
+        words = m[0].split()
+        if sentence_start(text, m.start()) or any(never_name(w) for w in words[:-1]) or m[0] in holiday_names() \
+                or " ".join(words[-2:]) in holiday_names():
+            continue
+        out.append((m.start(), m.end(), m[0], "EVENT"))
+    return out
+
+
 def events(text: str, classes: Callable[[str], frozenset[str]] = lambda word: frozenset()) -> list[Found]:
     """Named events and periods: a capitalised run ending in an event word, a capitalised period word, or a
     capitalised run before "era" or "period" with a word that is no ordinary word ("the Meiji era", "the Early
@@ -436,7 +456,7 @@ def events(text: str, classes: Callable[[str], frozenset[str]] = lambda word: fr
                                                                            after.end())):
             continue  # a row's label "| Direct War Losses |": "War" is no event's there; "Favourite Rising Star"
         out.append((start, start + len(phrase), phrase, "EVENT"))
-    return out
+    return out + _weekday_events(text) if "day" in text else out
 
 
 @cache
