@@ -110,11 +110,11 @@ AWARDS = frozenset("award awards prize prizes medal medals trophy trophies cup c
 """Designators of awards: an award's name changes, its field stays ("Nobel Prize in Physics", see ``mapping``)."""
 _CATEGORY_OPENERS = frozenset("best outstanding most".split())
 _OF_THE_YEAR = re.compile(r"\bof the Year$")
+"""An award's category: "Best Picture", "Outstanding Drama Series", "Most Valuable Player", "Album of the Year"."""
 _SETTLEMENT_AFTER = re.compile(r"(?:,[ \t]+|[ \t]+(?:is|was)[ \t]+)(?:a|an|the)[ \t]+(?:[a-z-]+[ \t]+){0,3}?"
                                r"(?:city|town|village|commune|municipality|borough|suburb|hamlet|settlement|"
                                r"market[ \t]+town|seaside[ \t]+resort|port[ \t]+city)[ \t]+(?:in|on|of|near)\b")
 """A settlement named before it: "Nice is a city on the Riviera", "Reading, a large town in Berkshire"."""
-"""An award's category: "Best Picture", "Outstanding Drama Series", "Most Valuable Player", "Album of the Year"."""
 HEADS = frozenset("government governments test".split())
 """Words that stay in a name as designators do where another word names it ("Queensland Government", "Test in
 Adelaide"), and change as a name's first word does where none does ("Government College University", see
@@ -180,6 +180,9 @@ def ordinary(word: str) -> bool:
         is_word(word) or len(word) <= 2 or any(c.isupper() for c in word[1:]))))
 
 
+_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+
+
 def _kept(part: str, first: bool, person: bool = False) -> bool:
     """True for a part that stays as it is: an initial, particle, title, prefix ("Anti-"), number, lower-case word,
     a Roman numeral after the first part, or a designator ("Article 158" too), unless in a person's name it is also a
@@ -194,7 +197,6 @@ def _kept(part: str, first: bool, person: bool = False) -> bool:
             or (not first and _ROMAN.fullmatch(part) is not None))
 
 
-_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _INNER_WORD = re.compile(r"[A-Z][a-z]")
 
 

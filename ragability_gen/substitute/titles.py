@@ -97,7 +97,7 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
                       and _place_at(text, words[i + 1:])), words)  # "recorded Station to Station in Los Angeles"
         if not words or _place_at(text, words) or text[slice(*words[0])].casefold() in MONTHS_DAYS \
                 or len(words) == 1 and text[slice(*words[0])].isupper():
-            continue  # not "released Monday", "premiered Dresden 1905", "released CD collections"
+            continue  # not "released Monday", a place ("recorded Berlin 1977"), "released CD collections"
         runs.append((words, "TITLE", "made"))  # "Orwell published Animal Farm in 1945"
     for m in _LEAD.finditer(text):
         if m[0].endswith("series") and text.startswith(" of ", m.end()):
