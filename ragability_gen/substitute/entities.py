@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .dates import MONTHS
+from .dates import MONTHS, WEEKDAYS
 from .names import (
     VERY_COMMON_ZIPF,
     capitalised_only,
@@ -180,9 +180,6 @@ def ordinary(word: str) -> bool:
         is_word(word) or len(word) <= 2 or any(c.isupper() for c in word[1:]))))
 
 
-_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
-
-
 def _kept(part: str, first: bool, person: bool = False) -> bool:
     """True for a part that stays as it is: an initial, particle, title, prefix ("Anti-"), number, lower-case word,
     a Roman numeral after the first part, or a designator ("Article 158" too), unless in a person's name it is also a
@@ -192,7 +189,7 @@ def _kept(part: str, first: bool, person: bool = False) -> bool:
     return (len(part) == 1 or low in FUNCTION or low in TITLES or low in SUFFIXES or low in PREFIXES
             or (never_name(part) and not (person and is_known_name(low)))
             or (low in GENERIC and not (person and (is_surname(low) or (first and is_given_name(low)))))
-            or (low in _WEEKDAYS and not first and not person)  # "Bloody Sunday" -> "Wohns Sunday"
+            or (low in WEEKDAYS and not first and not person)  # "Bloody Sunday" -> "Wohns Sunday"
             or any(c.isdigit() for c in part) or (part[:1].islower() and not _camel(part))
             or (not first and _ROMAN.fullmatch(part) is not None))
 
@@ -645,7 +642,7 @@ def _holiday(words: Sequence[str]) -> bool:
     """True for a day of the calendar named by ordinary words: "New Year's Eve", "Boxing Day", and a holiday named
     after a weekday by words English writes in lower case ("Palm Sunday", "Good Friday"; ``holiday_names``); not
     "Anzac Day", "Victoria Day", nor an event named after a weekday ("Bloody Sunday")."""
-    if len(words) < 2 or words[-1] not in ("Day", "Eve") and not (words[-1].casefold() in _WEEKDAYS
+    if len(words) < 2 or words[-1] not in ("Day", "Eve") and not (words[-1].casefold() in WEEKDAYS
                                                                   and " ".join(words) in holiday_names()):
         return False
     return not is_given_name(words[0]) and all(is_word(core) and (ordinary(core) or words[-1] not in ("Day", "Eve"))

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, partial
 from string import ascii_lowercase
 
+from .dates import WEEKDAYS
 from .entities import FUNCTION, TERM_ZIPF, designators_only, label_words, opening_word, ordinary
 from .names import is_common, is_word, singulars
 from .places import country_of, currency_units, holiday_names, language_names, place_names
@@ -399,8 +400,8 @@ _HOUSES = frozenset("dynasty dynasties shogunate caliphate sultanate khanate".sp
 too), where "the Christmas period" and "the Romantic period" are no names."""
 
 
-_WEEKDAY_EVENT = re.compile(r"(?<![\w'’-])(?:[A-Z][a-z]+[ \t]+){1,2}(?:Sunday|Monday|Tuesday|Wednesday|Thursday|Friday|"
-                            r"Saturday)(?![\w'’-])")
+_WEEKDAY_EVENT = re.compile(r"(?<![\w'’-])(?:[A-Z][a-z]+[ \t]+){1,2}(?:" + "|".join(d.title() for d in WEEKDAYS)
+                            + r")(?![\w'’-])")
 """Capitalised words before a weekday: an event ("Bloody Sunday", "Black Tuesday"), unless a holiday ("Good
 Friday")."""
 
