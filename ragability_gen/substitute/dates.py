@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 
+from .names import is_region
+from .places import country_of, demonym_or_language, place_names
 from .words import ROW, key_column, row_cells, table_header
 
 YEAR, DECADE, DECADE2, HUNDREDS, CENTURY = "year", "decade", "decade2", "hundreds", "century"
@@ -62,6 +64,11 @@ _MY = re.compile(rf"(?<![\w.,])(?P<m>{_M}),?\s+(?:of\s+)?{_Y}")
 _CENT = re.compile(rf"(?<![\w.,])(?:(?P<n0>\d{{1,2}})(?P<suf0>st|nd|rd|th)\s*(?:[–—-]|\s(?:to|and|or)\s)\s*)?"
                    rf"(?:(?P<n>\d{{1,2}})(?P<suf>st|nd|rd|th)|(?P<w>(?i:{_ORD})))[\s-]+"
                    rf"(?i:century|centuries)(?:\s+(?P<era>{_ERA}))?")
+_CENTURY_NAME = re.compile(rf"(?<![\w.,])(?:\d{{1,2}}(?:st|nd|rd|th)|(?i:{_ORD}))[ \t]+Century(?:[ \t]+|-)"
+                           r"(?!(?:BCE?|CE|AD|A\.D\.|B\.C\.)\b)(?P<next>[A-Z][a-z]+)(?:[ \t]+[A-Z][\w'’-]*)*")
+"""A century with a capital "Century" that a capitalised word follows on its line, the run of capitalised words
+after it too: a name ("20th Century Fox", "Twentieth Century-Fox", "21st Century Fox Home Entertainment"); not "the
+19th Century. In 1900", "18th-Century Novels" (the century of a title) or "5th Century BC"."""
 _DEC = re.compile(r"(?<![\w'’.,])(?P<y>\d{3}0)['’]?s(?!\w)")
 _DEC2 = re.compile(r"(?<!\w)['’](?P<y>\d0)s(?!\w)")
 _RANGE = re.compile(rf"(?<![\w.,/$£€#])(?P<pre>(?:[Ff]rom|[Bb]etween)\s+)?(?P<y1>\d{{1,4}})(?:\s*(?P<e1>{_ERA}))?"
@@ -183,6 +190,7 @@ def find_dates(text: str, ev: Evidence = Evidence()) -> tuple[list[Slot], list[B
     """The date slots of ``text`` and the bare four-digit numbers whose year-ness needs a vote."""
     slots: list[Slot] = []
     taken: list[tuple[int, int]] = []
+    names = century_names(text) if "Century" in text else []
 
     def free(m: re.Match[str]) -> bool:
         return not any(m.start() < te and ts < m.end() for ts, te in taken)
@@ -219,7 +227,7 @@ def find_dates(text: str, ev: Evidence = Evidence()) -> tuple[list[Slot], list[B
             add(m, _year(m, month=MONTHS[m["m"].rstrip(".").lower()]), *_dual_year(text, m))
     for m in scan(_CENT):
         n = int(m["n"]) if m["n"] else ORDINAL_WORDS[m["w"].lower()]
-        if n >= 1:
+        if n >= 1 and not any(a <= m.start() < b for a, b in names):
             bc = _is_bc(m["era"])
             start = m.start("w") if m["w"] else m.start("n")
             end = m.end() if m["era"] else m.end("w") if m["w"] else m.end("suf")
@@ -449,6 +457,19 @@ def choose_offset(slots: Sequence[Slot], rng: Random) -> int | None:
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def century_names(text: str) -> list[tuple[int, int]]:
+    """The spans of the names that open with a century (``_CENTURY_NAME``): its number is no date to shift, and the
+    name is an organisation's ("20th Century Fox"); not where a month, weekday, place or people follows the century
+    ("the 18th Century Europe knew", "in the 19th Century British rule")."""
+    out = []
+    for m in _CENTURY_NAME.finditer(text):
+        word = m["next"]
+        if (word.lower() not in MONTHS and word.lower() not in WEEKDAYS and country_of(word) is None
+                and word not in place_names() and not is_region(word) and not demonym_or_language(word)):
+            out.append((m.start(), m.end()))
+    return out
 
 
 def _century_number(value: int, bc: bool) -> int:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .dates import MONTHS, WEEKDAYS
+from .dates import MONTHS, WEEKDAYS, century_names
 from .names import (
     VERY_COMMON_ZIPF,
     capitalised_only,
@@ -28,7 +28,15 @@ from .names import (
     modern_only,
     singulars,
 )
-from .places import city_names, country_of, demonym_or_language, holiday_names, nationality, place_names
+from .places import (
+    city_names,
+    country_of,
+    demonym_or_language,
+    holiday_names,
+    nationality,
+    place_names,
+    town_names,
+)
 from .words import (
     MARKS,
     cell_span,
@@ -539,6 +547,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
     wanted = set(labels)
     out = [] if "PROPN" not in wanted else [m for m in propn_mentions(field_name, text, ents, capitals, is_name)
                                             if m.label in wanted]
+    if "ORG" in wanted and "Century" in text:  # "20th Century Fox": a name, where NER sees a date and "Fox"
+        out += [Mention(field_name, s, e, text[s:e], "ORG") for s, e in century_names(text)]
     for s, e, label in (p for ent in ents for p in _pieces(text, *ent)):
         if label not in wanted:
             continue
@@ -585,6 +595,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             continue  # "on New Year's Eve", "Boxing Day": a day of the calendar, no name; not "Mark Day"
         if len(words) == 2 and words[1].isdigit() and numbered_thing(text, *ps[0]):
             continue  # "leaves from Platform 4"
+        if len(words) >= 2 and _town_in_cell(text, s, e):
+            out.append(Mention(field_name, s, e, text[s:e], "GPE"))  # "| Union City |", its words all designators
+            continue
         if not content and (label in _DESIGNATED or label == "ORG" and words[-1].casefold() in LAND) \
                 and _place_of_designators(text, ps, is_name):
             # "the United States", "the Northern Territory's coroner", "Central Park": a place whose words are all
@@ -593,6 +606,7 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             continue
         named = country_of(text[s:e]) is not None or len(words) >= 2 and (
             label == "PERSON" and (is_given_name(words[0]) or not is_word(words[0])
+                                   or words[0].casefold() in TITLES and is_given_name(words[1])  # "Prince William"
                                    or is_surname(words[-1]) and is_name.tagged(ps[0][0]))
             and not demonym_or_language(words[0]) or label in _DESIGNATED and any(
                 w.casefold() in GENERIC and w.casefold() not in POSITIONS for w in words[:-1] + words[1:]))
@@ -806,6 +820,12 @@ def _listed_place_in_cell(text: str, start: int, end: int) -> bool:
             and is_place_name(word) and not demonym_or_language(word))
 
 
+def _town_in_cell(text: str, start: int, end: int) -> bool:
+    """True for words filling a table cell alone that name a town of GeoNames (``town_names``): "| Union City |",
+    which NER missed, and whose words are all designators."""
+    return in_row(text, start) and cell_span(text, start, end) == (start, end) and text[start:end] in town_names()
+
+
 _AUXILIARY_BEFORE = re.compile(r"(?i)(?<!\w)(?:did|does|do|will|would|could|can|should|shall|might|must)\s+$")
 
 
@@ -949,6 +969,9 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
                 or len(words) == 1 and (short_month(text, s, e) or counted(text, s, e) or scale_at(text, s, e))
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
                 or label_words(words, text, s, e)):
+            continue
+        if len(words) >= 2 and _town_in_cell(text, s, e):
+            out.append(Mention(field_name, s, e, text[s:e], "GPE"))  # "| Union City |", which NER missed
             continue
         if (all(ordinary(w) and not known_place(w) and not is_region(w) for w in content)
                 and not (len(words) == 1 and _listed_place_in_cell(text, s, e))

@@ -25,7 +25,7 @@ from ragability_gen.core.progress import Progress, emit
 
 from .core import SubstituteResult, SubstituteSummary, _faker, substitute_instances, text_fields
 from .names import _known_names, _models, _surnames, zipf_en
-from .places import city_names, countries, language_names, place_names
+from .places import city_names, countries, language_names, place_names, town_names
 from .words import never_name
 
 MIN_TEXTS = 2000
@@ -71,7 +71,7 @@ def _warm() -> None:
     """Load what every group needs (word lists, name models, Faker, the country and language data) once, before the
     fork."""
     _faker(), _models(), _known_names(), _surnames(), zipf_en("the"), never_name("the")
-    countries(), place_names(), city_names(), language_names()
+    countries(), place_names(), city_names(), town_names(), language_names()
 
 
 def _run_chunk(idxs: list[int]) -> tuple[list[int], SubstituteResult]:

