@@ -144,6 +144,30 @@ def test_a_replacement_of_another_shape_replaces_the_whole_name(tmp_path: Path) 
     assert out.instances[0].contexts["2"].text.startswith("Ubbo reached Norvale in ")
 
 
+ATTACKS = make(["Airport security changed after the 9/11 attacks in 2001, and the museum opened on D-Day in 1994.",
+                "Security changed in 2003, two years after 9/11, said the 9/11 Commission."],
+               "When did airport security change after 9/11?")
+
+
+def test_an_event_named_by_its_day_changes_whole_also_in_an_edited_mapping(tmp_path: Path) -> None:
+    first = substitute_instances([ATTACKS], seed=3)
+    out = first.instances[0]
+    by = {e["original"]: e for e in first.audit[0]["entities"]}
+    new = by["9/11"]["fantasy"]
+    assert "/" not in new and not has_word("9/11", out) and not has_word("D-Day", out)
+    assert out.contexts["2"].text.endswith(f"two years after {new}, said the {new} Commission.")
+    again = substitute_instances([ATTACKS], seed=3, mapping_in=read_mapping(
+        write_audit(tmp_path, "same.jsonl", [first.audit[0]])))
+    assert again.instances == first.instances
+    rec = dict(first.audit[0])
+    rec["entities"] = [{**by["9/11"], "fantasy": "Great Storm"}, by["D-Day"]]  # as many words as "9" and "11"
+    edited = substitute_instances([ATTACKS], seed=3, mapping_in=read_mapping(
+        write_audit(tmp_path, "edited.jsonl", [rec])))
+    assert edited.audit[0]["status"] == "substituted", edited.audit[0]["reasons"]
+    assert edited.instances[0].query == "When did airport security change after Great Storm?"
+    assert "the Great Storm attacks in " in edited.instances[0].contexts["1"].text
+
+
 def test_bad_edits_are_named(cli: Any, tmp_path: Path) -> None:
     (tmp_path / "in.tsv").write_text(tsv_text([row(contradiction_ID="7")]), encoding="utf-8")
     assert cli("substitute", "in.tsv", "-o", "out.tsv", "-q").exit_code == 0

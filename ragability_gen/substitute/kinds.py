@@ -34,7 +34,7 @@ from string import ascii_lowercase
 from .dates import WEEKDAYS
 from .entities import FUNCTION, TERM_ZIPF, designators_only, label_words, opening_word, ordinary
 from .names import is_common, is_word, singulars
-from .places import country_of, currency_units, holiday_names, language_names, place_names
+from .places import city_names, country_of, currency_units, holiday_names, language_names, place_names
 from .words import never_name, sentence_start
 
 _BINOMIAL = re.compile(r"(?<![\w.])([A-Z][a-z]{2,})\s+([a-z]{3,})(?!\w)")
@@ -406,6 +406,36 @@ _WEEKDAY_EVENT = re.compile(r"(?<![\w'’-])(?:[A-Z][a-z]+[ \t]+){1,2}(?:" + "|"
 Friday")."""
 
 
+_DATE_EVENT = re.compile(
+    r"(?<![\w/'’-])(?P<cue>(?i:(?:post|pre)-|(?:after|since|before|until|following)[ \t]+))?"
+    r"(?P<name>D-Day|V-?[EJ][- ]Day|\d{1,2}/\d{1,2})(?![\w/-])")
+_EVENT_AFTER = re.compile(r"[ \t]+(?:attacks?|bombings?|hijack\w*|terror\w*|Commission|[Mm]emorial|victims|era|"
+                          r"generation|conspiracy|truth\w*)\b")
+_CLAUSE_GOES_ON = re.compile(r"[ \t]*[,.;:)]|[ \t]+(?:and|in|when|which|that)\b")
+"""Events named by their day, which a shift of years would leave beside dates they contradict: "D-Day", "VE Day",
+"V-J Day", and a day and month written with a slash before a word for an attack or its aftermath ("the 9/11 attacks",
+"the 7/7 bombings", "the 9/11 Commission"), after "post-" or "pre-" ("post-9/11 America"), or after "after",
+"since", "before", "until" or "following" where the clause goes on ("since 9/11, airports"; not "since 3/4 of")."""
+
+
+def named_by_day(name: str) -> bool:
+    """True for the name of an event named by its day alone ("9/11", "D-Day"; see ``date_events``)."""
+    m = _DATE_EVENT.fullmatch(name)
+    return m is not None and not m["cue"]
+
+
+def date_events(text: str) -> list[Found]:
+    """The events named by their day (``_DATE_EVENT``); they change as a whole ("the 9/11 attacks" -> "the Glanice
+    attacks", see ``mapping``)."""
+    out = []
+    for m in _DATE_EVENT.finditer(text):
+        if m["name"][0].isdigit() and not (_EVENT_AFTER.match(text, m.end()) or m["cue"] and (
+                m["cue"].endswith("-") or _CLAUSE_GOES_ON.match(text, m.end()))):
+            continue
+        out.append((m.start("name"), m.end(), m["name"], "EVENT"))
+    return out
+
+
 def _weekday_events(text: str) -> list[Found]:
     """Events named by a weekday after capitalised words inside a sentence ("on Bloody Sunday", "the crash of Black
     Monday"), not a holiday of any country (``holiday_names``: "Good Friday", "Easter Monday") nor a day after a word
@@ -457,6 +487,7 @@ def events(text: str, classes: Callable[[str], frozenset[str]] = lambda word: fr
                                                                            after.end())):
             continue  # a row's label "| Direct War Losses |": "War" is no event's there; "Favourite Rising Star"
         out.append((start, start + len(phrase), phrase, "EVENT"))
+    out += date_events(text) if "/" in text or "Day" in text else []
     return out + _weekday_events(text) if "day" in text else out
 
 
@@ -573,6 +604,41 @@ def _outside(found: list[Found], spans: Sequence[tuple[int, int, str]]) -> list[
     return [f for f in found if not any(a <= f[0] < b for a, b, _ in spans)]
 
 
+_LOWER_WORD = re.compile(r"[^\W\d_]+")
+_GLUED_BEFORE = re.compile(r"[\w.@/-]\Z")
+_GLUED_AFTER = re.compile(r"[\w@/-]|\.\w")
+
+
+def lower_places(text: str) -> list[Found]:
+    """In a text with no capital at all (a question as search engines get them), the places and peoples written in
+    lower case, which NER misses there: one to three words that, capitalised, are a country or its people, a place
+    ``countryinfo`` knows or a large city ("south korea", "los angeles", "alabama", "belgian riders"); a word of one
+    that the dictionary also writes in lower case is a word ("china", "turkey", "reading"), unless a people's or
+    a language's ("french")."""
+    if any(c.isupper() for c in text):
+        return []
+    words = list(_LOWER_WORD.finditer(text))
+    out: list[Found] = []
+    i = 0
+    while i < len(words):
+        for n in (3, 2, 1):
+            run = words[i:i + n]
+            if len(run) < n or any(text[a.end():b.start()] != " " for a, b in zip(run, run[1:], strict=False)) \
+                    or _GLUED_BEFORE.search(text, 0, run[0].start()) or _GLUED_AFTER.match(text, run[-1].end()):
+                continue  # "coca-cola.com", "www.rome.it": no place
+            name = " ".join(w[0].capitalize() for w in run)
+            people = n == 1 and country_of(name) is not None and country_of(name).demonym == name  # type: ignore[union-attr]
+            if not people and not (country_of(name) is not None or name in place_names() or name in city_names()):
+                continue
+            if n == 1 and not people and is_word(run[0][0]):
+                continue
+            out.append((run[0].start(), run[-1].end(), text[run[0].start():run[-1].end()], "NORP" if people else "GPE"))
+            i += n - 1
+            break
+        i += 1
+    return out
+
+
 def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str],
            languages: Sequence[Sequence[tuple[int, int]]], names: Sequence[Sequence[tuple[int, int]]],
            tags: Callable[[str], Mapping[int, str]] = lambda text: {},
@@ -604,7 +670,7 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
         if "EVENT" in wanted:
             found += events(t, classes)
         if "GPE" in wanted:
-            found += designated_places(t)
+            found += designated_places(t) + lower_places(t)
         if "TERM" in wanted:
             found += _outside(terms(t, partial(tags, t), classes), here)
         if "PROPN" in wanted:

@@ -59,7 +59,7 @@ from .entities import (
     shape,
     styled,
 )
-from .kinds import abbreviation, initials
+from .kinds import abbreviation, initials, named_by_day
 from .names import (
     PLURAL,
     RARE_ZIPF,
@@ -71,7 +71,7 @@ from .names import (
     is_word,
     person_shaped,
 )
-from .places import country_of, demonym_for, demonym_or_language, derived_forms, sibling_forms
+from .places import country_of, demonym_for, demonym_or_language, derived_forms, holiday_names, sibling_forms
 from .words import CARDINALS, CONTENT_STOP_WORDS, in_row, never_name
 
 _STYLE = {"PERSON": "family", "NORP": "demonym", "LANGUAGE": "demonym", "GPE": "place", "LOC": "place",
@@ -408,10 +408,11 @@ def _add_lowered(table: Table) -> None:
     heads = {e.key.rsplit(" ", 1)[-1] for e in table.entities.values() if " " in e.key}
     for alias, (key, mode) in table.aliases.items():
         words = alias.split()
+        ent = table.entities[key]
         if mode in ("full", "word") or (mode != "proper" and (len(words) >= 3 or not all(is_word(w) for w in words)
                                                               or _rare_name(alias, mode, heads)
                                                               or mode == "exact" and designators_only(words)
-                                                              or table.entities[key].surface[:1].islower())):
+                                                              or any(s[:1].islower() for s in ent.surfaces))):
             table.lowered.setdefault(norm(alias), (key, mode))
     if table.lowered:
         alts = sorted(table.lowered, key=lambda a: (-len(a), a))
@@ -485,7 +486,7 @@ def _fix(table: Table, ent: Entity, new: str, distinctive: Sequence[int]) -> boo
     old_parts, new_parts = parts(ent.surface), parts(new)
     if norm(new) == ent.key:
         return False
-    if len(old_parts) != len(new_parts):
+    if len(old_parts) != len(new_parts) or ent.label == "EVENT" and named_by_day(ent.surface):  # "9/11": whole
         table.whole[ent.key] = new
         return True
     for i, ((a, b), (c, d)) in enumerate(zip(old_parts, new_parts, strict=True)):
@@ -507,13 +508,16 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
     a title after a person's name ("Amanda Khan"), and every word of a binomial or rendering. An award keeps its
     field and kind where another word names it ("Nobel Prize in Physics"; "IEEE" of "IEEE Edison Medal" changes),
     and its own designator ("Year Awards"); no name changes ``HEADS`` ("Queensland Government")."""
+    if ent.label in ("GPE", "NORP") and ent.surface.islower():  # "south korea" of a question with no capital
+        words = [w.capitalize() for w in words]  # (``kinds.lower_places``) is judged as "South Korea"
     if ent.label in _WORDS_ARE_NAMES:  # "Panthera leo": the lower-case epithet is as much a name as the genus
         return [i for i, w in enumerate(words)  # marks too: "ˈɡiːjæ̃", "बुद्ध"
                 if len(w) > 1 and all(c.isalpha() or unicodedata.category(c)[0] == "M" for c in w)
                 and w.casefold() not in FUNCTION]
     if ent.label == "TITLE":  # "Brothers in Arms", "The Old Man and the Sea": no designators in a title
         return [i for i, w in enumerate(words) if len(w) > 1 and w[:1].isupper() and not _title_kept(words, i)]
-    person = ent.label == "PERSON" or (ent.label in ("ORG", "FAC", "PROPN") and person_shaped(list(words)))
+    person = not _named_day(ent, words) and (
+        ent.label == "PERSON" or (ent.label in ("ORG", "FAC", "PROPN") and person_shaped(list(words))))
     lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
     out = [i for i, w in enumerate(words)
            if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
@@ -524,6 +528,14 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
         # its category; none: the first word changes ("Academy" of "Academy Award for Best Picture", see _map_parts)
     out = [i for i in out if words[i].casefold() not in HEADS]  # none left: see _map_parts
     return out if person else [i for i in out if words[i].casefold() not in _SPORTS] or out  # "Joe Hockey" changes
+
+
+def _named_day(ent: Entity, words: Sequence[str]) -> bool:
+    """True for a day named after someone or something, which keeps its "Day": a holiday (``holiday_names``) that NER
+    may call a person ("Victoria Day" -> "Sontzsi Day", "Anzac Day"), or a name ending in "Day" or "Eve" that neither
+    NER nor a given name opening it calls a person's ("Saṅgha Day"; "Paul Day" and "Charlie Day" change whole)."""
+    return len(words) >= 2 and words[-1] in ("Day", "Eve") and (
+        " ".join(words) in holiday_names() or ent.label != "PERSON" and not is_given_name(words[0]))
 
 
 _SPORTS = frozenset("""football rugby cricket golf tennis hockey soccer netball lacrosse baseball basketball athletic
@@ -548,6 +560,9 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
     """Give every distinctive part of ``ent`` (``distinctive``: their indexes, see ``_distinctive``) an invented
     part; False when it has no part to replace."""
     words = [ent.surface[a:b] for a, b in parts(ent.surface)]
+    if ent.label == "EVENT" and named_by_day(ent.surface):  # "the 9/11 attacks" -> "the Glanice attacks": no
+        table.whole[ent.key] = invent("org", ent.surface)  # part of it names it alone
+        return True
     replace = [i for i in distinctive if norm(words[i]) not in table.keep
                and not (ent.label == "PERSON" and _designates(table, words[i]))]
     if not replace and any(norm(w) in table.keep for w in words):
@@ -576,6 +591,8 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
             continue
         if len(w) > 1 and w.isupper() and w.isalpha():
             style = "acronym"
+        elif ent.label in ("GPE", "NORP") and ent.surface.islower():  # "belgian riders" -> "genian riders",
+            style = _STYLE[ent.label]  # "in alabama" -> "in wesmouth": written in lower case as the original is
         elif w[:1].islower() and not _camel(w):
             style = "lower"
         elif ent.label in ("TITLE", "WORK_OF_ART") and (alone := _named_alone(table, key)) is not None:

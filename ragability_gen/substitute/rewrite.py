@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .dates import Slot, interval_problems, read, render
+from .kinds import named_by_day
 from .mapping import Table, edited
 
 _DIGITS = re.compile(r"\d+")
@@ -124,9 +125,12 @@ NUMBERS_CHANGED = "a number that is no date changed"
 
 
 def check_numbers(rw: Rewrite) -> list[tuple[str, str]]:
-    """Durations and counts must survive: the numbers outside date slots are the same before and after."""
+    """Durations and counts must survive: the numbers outside date slots and events named by their day ("9/11") are
+    the same before and after."""
     date_new = [(e.new_start, e.new_start + len(e.new)) for e in rw.edits if e.key == "date"]
-    old = [m[0] for m in _DIGITS.finditer(rw.old) if not any(s.start <= m.start() < s.end for s in rw.slots)]
+    days = [(e.start, e.end) for e in rw.edits if e.key != "date" and named_by_day(rw.old[e.start:e.end])]
+    old = [m[0] for m in _DIGITS.finditer(rw.old) if not any(s.start <= m.start() < s.end for s in rw.slots)
+           and not any(a <= m.start() < b for a, b in days)]
     new = [m[0] for m in _DIGITS.finditer(rw.new) if not any(a <= m.start() < b for a, b in date_new)]
     return [] if old == new else [(NUMBERS_CHANGED, f"{' '.join(old)} became {' '.join(new)}")]
 
