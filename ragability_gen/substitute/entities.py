@@ -123,7 +123,7 @@ _SETTLEMENT_AFTER = re.compile(r"(?:,[ \t]+|[ \t]+(?:is|was)[ \t]+)(?:a|an|the)[
                                r"(?:city|town|village|commune|municipality|borough|suburb|hamlet|settlement|"
                                r"market[ \t]+town|seaside[ \t]+resort|port[ \t]+city)[ \t]+(?:in|on|of|near)\b")
 """A settlement named before it: "Nice is a city on the Riviera", "Reading, a large town in Berkshire"."""
-HEADS = frozenset("government governments test".split())
+HEADS = frozenset("government governments test tests".split())
 """Words that stay in a name as designators do where another word names it ("Queensland Government", "Test in
 Adelaide"), and change as a name's first word does where none does ("Government College University", see
 ``mapping``); alone they name nothing ("the Government will wait", "the Test starts")."""

@@ -35,7 +35,7 @@ from .dates import WEEKDAYS
 from .entities import FUNCTION, TERM_ZIPF, designators_only, label_words, opening_word, ordinary
 from .names import is_common, is_word, singulars
 from .places import city_names, country_of, currency_units, holiday_names, language_names, place_names
-from .words import never_name, sentence_start
+from .words import cell_span, in_row, never_name, sentence_start
 
 _BINOMIAL = re.compile(r"(?<![\w.])([A-Z][a-z]{2,})\s+([a-z]{3,})(?!\w)")
 _ABBREVIATED = re.compile(r"(?<![\w.])[A-Z]\.\s+(?:[a-z]\.\s+)?([a-z]{3,})(?:\s+([a-z]{3,}))?(?!\w)")
@@ -517,7 +517,25 @@ def codes(texts: Sequence[str], named: Callable[[str], bool]) -> list[list[Found
     every = {c for f in found for _, _, c in f}
     if not any(named(c) or (country_of(c) is not None and country_of(c).code == c) for c in every):  # type: ignore[union-attr]
         return [[] for _ in texts]
-    return [[(a, b, c, "ORG") for a, b, c in f] for f in found]
+    return [[(a, b, c, "ORG") for a, b, c in f] + _coded_in_cells(t, f) for t, f in zip(texts, found, strict=True)]
+
+
+_CODED_NAME = re.compile(r"[A-Z][\w'’.-]*(?:[^\S\n]+(?:of|and|the|[A-Z][\w'’.-]*))*[^\S\n]*\Z")
+
+
+def _coded_in_cells(text: str, codes: Sequence[tuple[int, int, str]]) -> list[Found]:
+    """The names a table cell gives before their code ("| Soviet Union (URS) |" of a medal table, where the rows
+    above have "Australia (AUS)"), proper nouns (``shaped`` keeps those NER missed: it names athletes too)."""
+    out: list[Found] = []
+    for a, _, _ in codes:
+        start, _ = cell_span(text, a, a)
+        name = _CODED_NAME.search(text, start, a - 1)
+        words = name[0].split() if name is not None else []
+        if (name is not None and name.start() == start and in_row(text, start) and not never_name(words[0])
+                and not name[0].isupper()  # "CARRIAGE RETURN (CR)" of a table of characters
+                and not (len(words) == 1 and ordinary(words[0]) and country_of(words[0]) is None)):  # "Total (TOT)"
+            out.append((name.start(), name.start() + len(name[0].rstrip()), name[0].rstrip(), "PROPN"))
+    return out
 
 
 def initials(name: str) -> set[str]:
@@ -680,5 +698,6 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
         known = {n.casefold() for n in ner_names}
         for i, (coded, initial) in enumerate(zip(codes(texts, lambda c: c.casefold() in known),
                                                  initialisms(texts, ner_names), strict=True)):
-            out[i] += coded + initial
+            out[i] += [f for f in coded if f[3] != "PROPN" or not any(a < f[1] and f[0] < b for a, b in names[i])]
+            out[i] += initial
     return out
