@@ -349,7 +349,40 @@ def _column_word(word: str) -> bool:
     if word.isupper() and len(word) <= 4 and not is_common(word, VERY_COMMON_ZIPF):
         return False  # a code: "| Peak chart positions GER |" ("| DATE |", "| TEAM |" are words)
     return country_of(word) is None and not known_place(word) and (
-        is_word(word) or is_common(word) and not is_known_name(word) and not capitalised_only(word))
+        is_word(word) or is_common(word) and not is_known_name(word) and not capitalised_only(word)
+        and not _name_shaped(word))
+
+
+def _header_name(text: str, start: int, end: int, words: Sequence[str]) -> bool:
+    """True for one ``_name_shaped`` word filling a cell of a table's header row: a column named after someone ("|
+    County | Obama | Votes | McCain |"), which the rows' labels do not make a label."""
+    return (len(words) == 1 and _name_shaped(words[0]) and not _column_word(words[0]) and header_row(text, start, end)
+            and cell_span(text, start, end) == (start, end))
+
+
+def _name_shaped(word: str) -> bool:
+    """True for a word of five letters or more, letters only, that no dictionary has in any of its English forms
+    (superlative, British spelling, "-ied", plural) nor writes as two words run together: a name that names a column
+    after someone ("| County | Obama | Votes | McCain |"), not a label ("Oldest", "Metres", "Colour", "Ratified",
+    "Rankings", "Headcoach"; "Apps", "Pts" are short)."""
+    if len(word) < 5 or not word.isalpha():
+        return False
+    low = word.lower()
+    forms = [low]
+    if low.endswith("est"):
+        forms += [low[:-3], low[:-2], low[:-4]]  # "oldest", "latest", "biggest"
+    if low.endswith("re"):
+        forms.append(low[:-2] + "er")  # "metres"
+    if low.endswith("res"):
+        forms.append(low[:-3] + "ers")  # "centres"
+    if "our" in low:
+        forms.append(low.replace("our", "or"))  # "colour", "honours"
+    if low.endswith(("ied", "ies")):
+        forms.append(low[:-3] + "y")  # "ratified"
+    if low.endswith("s"):
+        forms.append(low[:-1])  # "rankings"
+    return not any(is_word(f) for f in forms if f) and not any(  # nor two words run together: "Headcoach"
+        is_word(low[:i]) and is_word(low[i:]) for i in range(3, len(low) - 2))
 
 
 def _plain_key(word: str) -> bool:
@@ -610,6 +643,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                                    or is_surname(words[-1]) and is_name.tagged(ps[0][0]))
             and not demonym_or_language(words[0]) or label in _DESIGNATED and any(
                 w.casefold() in GENERIC and w.casefold() not in POSITIONS for w in words[:-1] + words[1:]))
+        if _header_name(text, s, e, words):
+            out.append(Mention(field_name, s, e, text[s:e], label))
+            continue
         if len(words) == 1 and maker_at(text, s, e):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "Airbus A320-214": a maker, not a word
             continue
@@ -963,6 +999,9 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
                 and is_common(words[0], TERM_ZIPF) and not is_proper_entry(words[0]) and not is_known_name(words[0])):
             continue  # "Malnutrition causes ...": a dictionary word too common for a term, capitalised as it opens
         if len(words) == 1 and opens_plain_cell(text, s, e):
+            continue
+        if _header_name(text, s, e, words):
+            out.append(Mention(field_name, s, e, text[s:e], "PROPN"))
             continue
         content = [w for w in words if not _kept(w, True)]
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
