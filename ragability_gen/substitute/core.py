@@ -40,6 +40,7 @@ from .entities import (
     acronym_key_cell,
     alias_pattern,
     category_cell,
+    key_word_at,
     mentions,
     norm,
     ordinary,
@@ -51,12 +52,13 @@ from .kinds import foreign_passages, passage_word, shaped
 from .mapping import Table, build_table
 from .names import invent, is_common, singulars
 from .nlp import Annotations, load_model, model_label, word_classes
+from .places import nationality
 from .review import plan, review
 from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
 from .scan import input_names, needs_ner, scan
 from .summary import SubstituteSummary
 from .titles import title_mentions
-from .words import never_name
+from .words import cell_span, never_name
 
 ENTITY_LEFT = "an original entity string is left in a field"
 ENTITY_REPLACED_AGAIN = "an original entity string left in a field was replaced again"
@@ -307,10 +309,18 @@ def _no_categories(found: list[Mention], texts: Sequence[str]) -> list[Mention]:
     """``found`` without the one-word mentions of a word that fills a table cell in a column of categories somewhere
     in the instance (``category_cell``): "Clay" of an answer's single row copied from a context's "| Surface |"
     column of "Hard", "Grass" and "Clay", where no column tells. So also for an acronym that is an infobox's key
-    somewhere (``acronym_key_cell``): "GPU" of "GPU | Adreno 530" is no name in "Which GPU does it use?"."""
+    somewhere (``acronym_key_cell``): "GPU" of "GPU | Adreno 530" is no name in "Which GPU does it use?", and for a
+    word opening an infobox's key (``key_word_at``): "its Grandsire was Bull Dog" beside "Grandsire | Bull Dog", also
+    one NER calls a nationality that is none ("the Inker" beside "Inker(s) | ..."), and for a run of words filling
+    such a key ("won the Panel Prize" beside "Panel Prize | ...")."""
     words = {m.text for m in found if m.label not in _NAMED_ANYWAY and _WORD.fullmatch(m.text)}
+    keys = {m.text for m in found if m.label == "NORP" and _WORD.fullmatch(m.text) and not nationality(m.text)}
     plain = {w for w in words if any(category_cell(t, *m.span()) or acronym_key_cell(t, *m.span())
-                                     for t in texts for m in whole_word(w).finditer(t))}
+                                     or key_word_at(t, *m.span()) for t in texts for m in whole_word(w).finditer(t))}
+    plain |= {w for w in keys if any(key_word_at(t, *m.span()) for t in texts for m in whole_word(w).finditer(t))}
+    runs = {m.text for m in found if m.label not in _NAMED_ANYWAY and " " in m.text and m.text[:1].isupper()}
+    plain |= {r for r in runs if any(cell_span(t, *m.span()) == m.span() and key_word_at(t, *m.span())
+                                     for t in texts for m in whole_word(r).finditer(t))}  # "won the Panel Prize"
     return [m for m in found if m.text not in plain] if plain else found
 
 
@@ -476,7 +486,8 @@ class _Group:
         left = {t: rw.new for t, rw in self.rewrites.items() if needs_ner(rw.new, names, invented)}
         words = {s.text for s in scan(left, left, names, invented, {})
                  if s.kind == "name" and s.text[:1].isupper() and not is_common(s.text)}
-        add = sorted(words - ordinary_written_words(words, self.texts))
+        add = sorted(w for w in words - ordinary_written_words(words, self.texts)
+                     if not any(key_word_at(t, *m.span()) for t in self.texts for m in whole_word(w).finditer(t)))
         if not add:
             return self
         adjust = Adjust(add=tuple(add), pinned=dict(self.table.part_map), offset=self.offset)

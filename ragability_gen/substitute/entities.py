@@ -407,6 +407,15 @@ def _column_word_at(text: str, start: int, end: int) -> bool:
     return a == start and _plain_key(word) and key_cell(text, start, end) != () and _key(text[a:b])
 
 
+def key_word_at(text: str, start: int, end: int) -> bool:
+    """True for a word English has (a dictionary word or a common one) opening an infobox's key that is a ``_key``:
+    "Grandsire | Bull Dog", "Inker | ...", "Default user interface | Unix"; not a rare name opening a row ("Swedbank |
+    1,234 |"). Such a word is no name where a question asks about it ("its Grandsire was Bull Dog")."""
+    a, b = cell_span(text, start, end)
+    return (a == start and (is_word(text[start:end]) or is_common(text[start:end]))  # not "Swedbank | 1,234 |"
+            and key_cell(text, start, end) != () and _key(text[a:b]))
+
+
 def acronym_key_cell(text: str, start: int, end: int) -> bool:
     """True for an acronym that is an infobox's key on its own ("GPU | Adreno 530", ``_acronym_key``). Not in a
     table's header row ("| Year | MVP |", "| PGA | Total |": a column may be named after a tournament), nor before
@@ -689,12 +698,16 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
 
 
 def _holiday(words: Sequence[str]) -> bool:
-    """True for a day of the calendar named by ordinary words: "New Year's Eve", "Boxing Day", and a holiday named
-    after a weekday by words English writes in lower case ("Palm Sunday", "Good Friday"; ``holiday_names``); not
-    "Anzac Day", "Victoria Day", nor an event named after a weekday ("Bloody Sunday")."""
+    """True for a day of the calendar named by ordinary words: "New Year's Eve", "Boxing Day", a holiday named
+    after a weekday by words English writes in lower case ("Palm Sunday", "Good Friday"; ``holiday_names``), and a
+    holiday's day or eve named by a very common word that names no person or place ("Christmas Eve"); not "Anzac
+    Day", "Victoria Day", "Australia Day", nor an event named after a weekday ("Bloody Sunday")."""
     if len(words) < 2 or words[-1] not in ("Day", "Eve") and not (words[-1].casefold() in WEEKDAYS
                                                                   and " ".join(words) in holiday_names()):
         return False
+    if (len(words) == 2 and " ".join(words) in holiday_names() and is_common(words[0], VERY_COMMON_ZIPF)
+            and not is_given_name(words[0]) and not _place(words[0])):
+        return True  # "Christmas Eve", a feast of every calendar; not "Victoria Day", "Australia Day"
     return not is_given_name(words[0]) and all(is_word(core) and (ordinary(core) or words[-1] not in ("Day", "Eve"))
                                                for w in words[:-1] if (core := _POSSESSIVE.sub("", w).rstrip("'’")))
 
@@ -998,8 +1011,8 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if (len(words) == 1 and words[0][1:].islower() and sentence_start(text, s) and is_word(words[0])
                 and is_common(words[0], TERM_ZIPF) and not is_proper_entry(words[0]) and not is_known_name(words[0])):
             continue  # "Malnutrition causes ...": a dictionary word too common for a term, capitalised as it opens
-        if len(words) == 1 and opens_plain_cell(text, s, e):
-            continue
+        if len(words) == 1 and opens_plain_cell(text, s, e) or _holiday(words):
+            continue  # "| Discus throw |"; "title | Christmas Eve"
         if _header_name(text, s, e, words):
             out.append(Mention(field_name, s, e, text[s:e], "PROPN"))
             continue
