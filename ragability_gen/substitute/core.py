@@ -58,7 +58,7 @@ from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
 from .scan import input_names, needs_ner, scan
 from .summary import SubstituteSummary
 from .titles import title_mentions
-from .words import cell_span, never_name
+from .words import ROW, cell_span, never_name
 
 ENTITY_LEFT = "an original entity string is left in a field"
 ENTITY_REPLACED_AGAIN = "an original entity string left in a field was replaced again"
@@ -313,14 +313,17 @@ def _no_categories(found: list[Mention], texts: Sequence[str]) -> list[Mention]:
     word opening an infobox's key (``key_word_at``): "its Grandsire was Bull Dog" beside "Grandsire | Bull Dog", also
     one NER calls a nationality that is none ("the Inker" beside "Inker(s) | ..."), and for a run of words filling
     such a key ("won the Panel Prize" beside "Panel Prize | ...")."""
+    tables = [t for t in texts if ROW.search(t)]  # a cell or key is in a table's row
+    if not tables:
+        return found
     words = {m.text for m in found if m.label not in _NAMED_ANYWAY and _WORD.fullmatch(m.text)}
     keys = {m.text for m in found if m.label == "NORP" and _WORD.fullmatch(m.text) and not nationality(m.text)}
     plain = {w for w in words if any(category_cell(t, *m.span()) or acronym_key_cell(t, *m.span())
-                                     or key_word_at(t, *m.span()) for t in texts for m in whole_word(w).finditer(t))}
-    plain |= {w for w in keys if any(key_word_at(t, *m.span()) for t in texts for m in whole_word(w).finditer(t))}
+                                     or key_word_at(t, *m.span()) for t in tables for m in whole_word(w).finditer(t))}
+    plain |= {w for w in keys if any(key_word_at(t, *m.span()) for t in tables for m in whole_word(w).finditer(t))}
     runs = {m.text for m in found if m.label not in _NAMED_ANYWAY and " " in m.text and m.text[:1].isupper()}
     plain |= {r for r in runs if any(cell_span(t, *m.span()) == m.span() and key_word_at(t, *m.span())
-                                     for t in texts for m in whole_word(r).finditer(t))}  # "won the Panel Prize"
+                                     for t in tables for m in whole_word(r).finditer(t))}  # "won the Panel Prize"
     return [m for m in found if m.text not in plain] if plain else found
 
 

@@ -340,6 +340,7 @@ def ordinary_written_words(candidates: Iterable[str], texts: Sequence[str]) -> s
     return {w for w in written_words(candidates, texts) if is_common(w, TERM_ZIPF)}
 
 
+@lru_cache(maxsize=1 << 16)
 def _column_word(word: str) -> bool:
     """True for a word that names a column in a table's header row: a dictionary word ("Holder", "| OPPONENT |") or a
     common word that is no known name or place and not written only capitalised ("Apps"; not "Nixon", "Hebrew",
@@ -360,6 +361,7 @@ def _header_name(text: str, start: int, end: int, words: Sequence[str]) -> bool:
             and cell_span(text, start, end) == (start, end))
 
 
+@lru_cache(maxsize=1 << 16)
 def _name_shaped(word: str) -> bool:
     """True for a word of five letters or more, letters only, that no dictionary has in any of its English forms
     (superlative, British spelling, "-ied", plural) nor writes as two words run together: a name that names a column

@@ -200,7 +200,7 @@ def holiday_names() -> frozenset[str]:
         warnings.simplefilter("ignore")  # "available only from 2001": the names are what is asked for
         for code in holidays.list_supported_countries():
             try:  # every category: religious and optional days too ("Palm Sunday", "Shrove Tuesday")
-                kinds = holidays.country_holidays(code, years=2021).supported_categories
+                kinds = holidays.country_holidays(code).supported_categories  # no year: nothing is worked out
                 days = holidays.country_holidays(code, years=range(2020, 2023), language="en_US", categories=kinds)
             except (NotImplementedError, ValueError, KeyError, AttributeError):
                 continue
