@@ -168,6 +168,22 @@ def test_an_event_named_by_its_day_changes_whole_also_in_an_edited_mapping(tmp_p
     assert "the Great Storm attacks in " in edited.instances[0].contexts["1"].text
 
 
+PYLONS = make(["Name | Height | Remarks\nPylon I | 113 m | the tallest pylon is on the third section\n"
+               "Pylon II | 109 m | demolished", "the tallest pylon is on the third section"],
+              "what is the total number of pylons listed?")
+
+
+def test_no_plural_ending_after_a_names_last_letter_and_the_audit_applies_again_the_same(tmp_path: Path) -> None:
+    first = substitute_instances([PYLONS], seed=0)
+    out = first.instances[0]
+    assert out.contexts["2"].text == "the tallest pylon is on the third section"  # "pylon is" is no "Pylon Is"
+    assert out.query == "what is the total number of pylons listed?"
+    assert not has_word("Pylon", out)
+    again = substitute_instances([PYLONS], seed=0, mapping_in=read_mapping(
+        write_audit(tmp_path, "same.jsonl", [first.audit[0]])))
+    assert again.instances == first.instances
+
+
 def test_bad_edits_are_named(cli: Any, tmp_path: Path) -> None:
     (tmp_path / "in.tsv").write_text(tsv_text([row(contradiction_ID="7")]), encoding="utf-8")
     assert cli("substitute", "in.tsv", "-o", "out.tsv", "-q").exit_code == 0

@@ -391,7 +391,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
         ci = [(a, f"(?i:{alias_pattern(spelled[a])})") for a, (_, mode) in table.aliases.items() if mode == "full"]
         cs = [(a, alias_pattern(a)) for a, (_, mode) in table.aliases.items() if mode != "full"]
         alts = [p for _, p in sorted(ci + cs, key=lambda ap: (-len(ap[0]), ap[0]))]
-        table.regex = re.compile(WORD_START + "(?P<name>" + "|".join(alts) + r")(?P<suffix>(?:e?s)?)" + WORD_END)
+        table.regex = re.compile(WORD_START + "(?P<name>" + "|".join(alts) + r")" + _SUFFIX + WORD_END)
         _add_lowered(table)
     return table
 
@@ -404,20 +404,22 @@ def _add_lowered(table: Table) -> None:
     "where do the great lakes meet the ocean?"; not "the other imperial city"), a name of one word that is no ordinary
     word ("kodak" beside "Kodak Color Print Material", although Webster's has "kodak"; see ``_rare_name``), and names
     the instance writes in lower case (a term replaced in every case: "holography" of "his work in holography",
-    copied alone into an answer), in any case."""
+    copied alone into an answer; a place or people a question without capitals writes, "german" beside "German"), in
+    any case."""
     heads = {e.key.rsplit(" ", 1)[-1] for e in table.entities.values() if " " in e.key}
     for alias, (key, mode) in table.aliases.items():
         words = alias.split()
         ent = table.entities[key]
+        lower = ent.surface[:1].islower() or ent.label in ("GPE", "NORP") and any(s.islower() for s in ent.surfaces)
         if mode in ("full", "word") or (mode != "proper" and (len(words) >= 3 or not all(is_word(w) for w in words)
                                                               or _rare_name(alias, mode, heads)
                                                               or mode == "exact" and designators_only(words)
-                                                              or any(s[:1].islower() for s in ent.surfaces))):
+                                                              or lower)):
             table.lowered.setdefault(norm(alias), (key, mode))
     if table.lowered:
         alts = sorted(table.lowered, key=lambda a: (-len(a), a))
         table.lower_regex = re.compile(WORD_START + "(?P<name>" + "|".join(map(alias_pattern, alts))
-                                       + r")(?P<suffix>(?:e?s)?)" + WORD_END, re.IGNORECASE)
+                                       + r")" + _SUFFIX + WORD_END, re.IGNORECASE)
 
 
 def _rare_name(alias: str, mode: str, heads: Collection[str]) -> bool:
@@ -450,6 +452,11 @@ def _another_names(text: str, start: int, end: int, mode: str, mapped: Collectio
     after = _WORD_AFTER.match(text, end)
     return after is not None and after[1][:1].isupper() and (
         after[1].casefold() in TITLES or after[1].casefold() in _BODIES) and norm(after[1]) not in mapped
+
+
+_SUFFIX = r"(?P<suffix>(?:(?<![ \t][^\W\d_])e?s)?)"
+"""A plural's ending after a name, not after a name's last word of one letter: "pylon is" of a text without capitals is
+no plural of "Pylon I", nor "vitamin as" of "Vitamin A"."""
 
 
 _BODIES = frozenset("force forces army navy authority council office ministry department commission committee agency "
