@@ -319,12 +319,17 @@ def _no_categories(found: list[Mention], texts: Sequence[str]) -> list[Mention]:
     words = {m.text for m in found if m.label not in _NAMED_ANYWAY and _WORD.fullmatch(m.text)}
     keys = {m.text for m in found if m.label == "NORP" and _WORD.fullmatch(m.text) and not nationality(m.text)}
     plain = {w for w in words if any(category_cell(t, *m.span()) or acronym_key_cell(t, *m.span())
-                                     or key_word_at(t, *m.span()) for t in tables for m in whole_word(w).finditer(t))}
-    plain |= {w for w in keys if any(key_word_at(t, *m.span()) for t in tables for m in whole_word(w).finditer(t))}
+                                     for t in tables for m in whole_word(w).finditer(t))}
+    plain |= {w for w in words | keys if _opens_key(w, tables)}
     runs = {m.text for m in found if m.label not in _NAMED_ANYWAY and " " in m.text and m.text[:1].isupper()}
     plain |= {r for r in runs if any(cell_span(t, *m.span()) == m.span() and key_word_at(t, *m.span())
                                      for t in tables for m in whole_word(r).finditer(t))}  # "won the Panel Prize"
     return [m for m in found if m.text not in plain] if plain else found
+
+
+def _opens_key(word: str, texts: Sequence[str]) -> bool:
+    """Whether ``word`` opens an infobox's key somewhere in ``texts`` (``key_word_at``: "Grandsire | Bull Dog")."""
+    return any(key_word_at(t, *m.span()) for t in texts if ROW.search(t) for m in whole_word(word).finditer(t))
 
 
 def _not_quoted_words(text: str, found: list[Mention], passages: Sequence[tuple[int, int, str]]) -> list[Mention]:
@@ -489,8 +494,7 @@ class _Group:
         left = {t: rw.new for t, rw in self.rewrites.items() if needs_ner(rw.new, names, invented)}
         words = {s.text for s in scan(left, left, names, invented, {})
                  if s.kind == "name" and s.text[:1].isupper() and not is_common(s.text)}
-        add = sorted(w for w in words - ordinary_written_words(words, self.texts)
-                     if not any(key_word_at(t, *m.span()) for t in self.texts for m in whole_word(w).finditer(t)))
+        add = sorted(w for w in words - ordinary_written_words(words, self.texts) if not _opens_key(w, self.texts))
         if not add:
             return self
         adjust = Adjust(add=tuple(add), pinned=dict(self.table.part_map), offset=self.offset)

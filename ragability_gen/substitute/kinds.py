@@ -34,7 +34,7 @@ from string import ascii_lowercase
 from .dates import WEEKDAYS
 from .entities import FUNCTION, TERM_ZIPF, designators_only, label_words, opening_word, ordinary
 from .names import is_common, is_word, singulars
-from .places import city_names, country_of, currency_units, holiday_names, language_names, place_names
+from .places import country_of, currency_units, holiday_names, language_names, listed_place, place_names
 from .words import cell_span, in_row, never_name, sentence_start
 
 _BINOMIAL = re.compile(r"(?<![\w.])([A-Z][a-z]{2,})\s+([a-z]{3,})(?!\w)")
@@ -645,8 +645,9 @@ def lower_places(text: str) -> list[Found]:
                     or _GLUED_BEFORE.search(text, 0, run[0].start()) or _GLUED_AFTER.match(text, run[-1].end()):
                 continue  # "coca-cola.com", "www.rome.it": no place
             name = " ".join(w[0].capitalize() for w in run)
-            people = n == 1 and country_of(name) is not None and country_of(name).demonym == name  # type: ignore[union-attr]
-            if not people and not (country_of(name) is not None or name in place_names() or name in city_names()):
+            country = country_of(name)
+            people = n == 1 and country is not None and country.demonym == name
+            if not people and not listed_place(name):
                 continue
             if n == 1 and not people and is_word(run[0][0]):
                 continue

@@ -515,8 +515,8 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
     a title after a person's name ("Amanda Khan"), and every word of a binomial or rendering. An award keeps its
     field and kind where another word names it ("Nobel Prize in Physics"; "IEEE" of "IEEE Edison Medal" changes),
     and its own designator ("Year Awards"); no name changes ``HEADS`` ("Queensland Government")."""
-    if ent.label in ("GPE", "NORP") and ent.surface.islower():  # "south korea" of a question with no capital
-        words = [w.capitalize() for w in words]  # (``kinds.lower_places``) is judged as "South Korea"
+    if _written_lower(ent):  # "south korea" of a question with no capital is judged as "South Korea"
+        words = [w.capitalize() for w in words]
     if ent.label in _WORDS_ARE_NAMES:  # "Panthera leo": the lower-case epithet is as much a name as the genus
         return [i for i, w in enumerate(words)  # marks too: "ˈɡiːjæ̃", "बुद्ध"
                 if len(w) > 1 and all(c.isalpha() or unicodedata.category(c)[0] == "M" for c in w)
@@ -535,6 +535,11 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
         # its category; none: the first word changes ("Academy" of "Academy Award for Best Picture", see _map_parts)
     out = [i for i in out if words[i].casefold() not in HEADS]  # none left: see _map_parts
     return out if person else [i for i in out if words[i].casefold() not in _SPORTS] or out  # "Joe Hockey" changes
+
+
+def _written_lower(ent: Entity) -> bool:
+    """True for a place or people found written in lower case (``kinds.lower_places``: "south korea", "belgian")."""
+    return ent.label in ("GPE", "NORP") and ent.surface.islower()
 
 
 def _named_day(ent: Entity, words: Sequence[str]) -> bool:
@@ -598,8 +603,8 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
             continue
         if len(w) > 1 and w.isupper() and w.isalpha():
             style = "acronym"
-        elif ent.label in ("GPE", "NORP") and ent.surface.islower():  # "belgian riders" -> "genian riders",
-            style = _STYLE[ent.label]  # "in alabama" -> "in wesmouth": written in lower case as the original is
+        elif _written_lower(ent):  # "belgian riders" -> "genian riders", "in alabama" -> "in wesmouth": in lower
+            style = _STYLE[ent.label]  # case as the original is
         elif w[:1].islower() and not _camel(w):
             style = "lower"
         elif ent.label in ("TITLE", "WORK_OF_ART") and (alone := _named_alone(table, key)) is not None:

@@ -187,6 +187,12 @@ def town_names() -> frozenset[str]:
     return frozenset(names | {_unaccented(n) for n in names})
 
 
+def listed_place(name: str) -> bool:
+    """True for a country, a place ``countryinfo`` knows or a GeoNames city of 100,000 people or more, by this name
+    as written ("Los Angeles", "South Korea", "Alabama")."""
+    return country_of(name) is not None or name in place_names() or name in city_names()
+
+
 @cache
 def holiday_names() -> frozenset[str]:
     """The English names of the holidays of every country ``holidays`` knows, public, religious and optional ("Good

@@ -73,6 +73,11 @@ def _kept_word(word: str) -> bool:
     return len(word) < 3 or never_name(word) or low in GENERIC or low in TITLES or low in MONTHS_DAYS
 
 
+def _unit_or_kind(text: str, start: int, end: int) -> bool:
+    """A scale named after a person ("40 degrees Celsius") or a common noun before its number ("Hangar 12"): no name."""
+    return scale_at(text, start, end) or numbered_thing(text, start, end)
+
+
 def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int, str]]]) -> set[str]:
     """Case-folded words of the input's names: NER entity parts, and capitalised words that are no
     common English word (where no sentence starts), without the words substitution keeps and the common
@@ -83,12 +88,11 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
     for t in texts:
         for s, e, label in ents.get(t, ()):
             if label in ENTITY_TYPES:
-                out |= {t[s + a:s + b].casefold() for a, b in parts(t[s:e])
-                        if not scale_at(t, s + a, s + b) and not numbered_thing(t, s + a, s + b)}
+                out |= {t[s + a:s + b].casefold() for a, b in parts(t[s:e]) if not _unit_or_kind(t, s + a, s + b)}
         for m in _WORD.finditer(t):
             w = m[0]
             if w[:1].isupper() and not ordinary(w) and not sentence_start(t, m.start()) and not counted(t, *m.span()) \
-                    and not scale_at(t, *m.span()) and not numbered_thing(t, *m.span()):  # "degrees Celsius"
+                    and not _unit_or_kind(t, *m.span()):
                 out.add(w.casefold())
     out -= {w.casefold() for w in ordinary_written_words({w[:1].upper() + w[1:] for w in out}, texts)}
     out -= {m[0].casefold() for t in texts for m in _WORD.finditer(t)

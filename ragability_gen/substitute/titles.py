@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from .entities import _POSSESSIVE, MONTHS_DAYS, Mention, _place, ordinary
+from .entities import _POSSESSIVE, MONTHS_DAYS, Mention, ordinary
 from .names import is_common, is_word
-from .places import city_names
+from .places import listed_place
 from .words import never_name
 
 WORKS = ("album", "albums", "song", "songs", "single", "singles", "film", "films", "movie", "movies", "novel",
@@ -199,7 +199,7 @@ def _place_at(text: str, words: Sequence[tuple[int, int]]) -> bool:
     if not words:
         return False
     names = [text[words[0][0]:words[k][1]] for k in range(min(3, len(words)))]
-    return any(_place(n) or n in city_names() for n in names)
+    return any(map(listed_place, names))
 
 
 def _sentence_start(text: str, end: int) -> int | None:
