@@ -440,6 +440,20 @@ def test_footnote_marks_open_no_name_and_are_blanked_for_the_model() -> None:
 
 
 @pytest.mark.parametrize("text, word, expected", [
+    ("In 2014.\nEthnically, three groups", "Ethnically", True),  # a line's first word, the break right before it
+    ("Fertilizer\r\nOne of the losses", "One", True),
+    ("Heads:\n  Irrigation", "Irrigation", True),
+    ("the Chewa\nare the largest", "are", True),
+    ("grown in Malawi Ethnically", "Ethnically", False),
+    ("Film | Years\nKodak film | 1922", "Kodak", False),  # a row's first cell: the cell rules read it
+])
+def test_a_line_break_opens_a_sentence(text: str, word: str, expected: bool) -> None:
+    from ragability_gen.substitute.words import sentence_start
+
+    assert sentence_start(text, text.index(word)) is expected
+
+
+@pytest.mark.parametrize("text, word, expected", [
     ("Following World War II, Tulsa grew.", "Following", True),  # a word in -ing
     ("Tomorrow Nowak's lawyers appeal.", "Tomorrow", True),  # an adverb
     ("Ancient Egyptians grew wheat.", "Ancient", True),  # an adjective before a nationality

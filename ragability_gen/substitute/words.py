@@ -104,8 +104,11 @@ def sentence_start(text: str, pos: int) -> bool:
         marks = _MARKS_AT_END.search(tail)
         if marks is not None:
             stripped = stripped[:len(stripped) - len(tail) + marks.start()]
-    if not stripped or "\n" in before[len(stripped):] or "\t" in before[len(stripped):]:
+    if not stripped or "\t" in before[len(stripped):]:
         return True
+    if stripped[-1] in "\r\n":  # a line of prose opens; a table row's first cell, which no bar opens, is a cell's
+        end = text.find("\n", pos)  # word as the cell rules read it ("Kodak film | 16 mm")
+        return "|" not in text[pos:end if end >= 0 else len(text)]
     if stripped[-1] in _STARTERS:
         return True
     if stripped[-1] in "-–—":  # a list item "- Winner" (a dash that opens its line)
