@@ -117,6 +117,10 @@ GENERIC = frozenset("""
 AWARDS = frozenset("award awards prize prizes medal medals trophy trophies cup cups".split())
 """Designators of awards: an award's name changes, its field stays ("Nobel Prize in Physics", see ``mapping``)."""
 _CATEGORY_OPENERS = frozenset("best outstanding most".split())
+_PERIODS = frozenset("old middle medieval mediaeval ancient classical vulgar late early modern archaic koine biblical "
+                     "standard contemporary colloquial literary".split())
+"""Words naming a period or register of a language ("Medieval Latin", "Early Modern English"): they stay, and the
+language after them is the name."""
 _OF_THE_YEAR = re.compile(r"\bof the Year$")
 """An award's category: "Best Picture", "Outstanding Drama Series", "Most Valuable Player", "Album of the Year"."""
 _SETTLEMENT_AFTER = re.compile(r"(?:,[ \t]+|[ \t]+(?:is|was)[ \t]+)(?:a|an|the)[ \t]+(?:[a-z-]+[ \t]+){0,3}?"
@@ -621,7 +625,10 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         words = [text[a:b] for a, b in ps]
         if not any(w[:1].isalpha() for w in words):
             continue
-        if label not in ("NORP", "LANGUAGE") and (i := _nationality_in(text, ps)) is not None:
+        if _variety(words):
+            (s, e), label = ps[-1], "NORP"  # "Medieval Latin" (PERSON): the language, named as it is alone
+            ps, words = [ps[-1]], [words[-1]]
+        elif label not in ("NORP", "LANGUAGE") and (i := _nationality_in(text, ps)) is not None:
             (s, e), label = ps[i], "NORP"  # "| Debut Hindi Film |": a language before ordinary words, no name of them
             ps, words = [ps[i]], [words[i]]
         if _SEASON.match(text, s) and all(w.isdigit() or w.casefold() == "of" for w in words[1:]):
@@ -634,6 +641,11 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             continue
         if len(words) == 1 and label not in ("NORP", "LANGUAGE") and demonym_or_language(words[0]):
             label = "NORP"  # "Ancient Egyptians" (ORG) without "Ancient" are a people, named as one
+        if (len(words) == 1 and label == "NORP" and sentence_start(text, s) and not in_row(text, s)
+                and is_word(words[0]) and not nationality(words[0]) and not is_proper_entry(words[0])
+                and "noun" not in is_name.classes(words[0])):
+            continue  # "Creepy and scary": an adjective opening a sentence, NER's people; not "Republican", "Catholic",
+            # nor a party's "| Democratic |" in a table
         content = [w for w in words if not _kept(w, False)]
         if label != "PERSON" and _holiday(words):
             continue  # "on New Year's Eve", "Boxing Day": a day of the calendar, no name; not "Mark Day"
@@ -691,6 +703,10 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                 out.append(Mention(field_name, s, e, text[s:e], label))
             continue
         caps = sorted(((a, b) for a, b in ps if text[a].isupper()), key=lambda ab: sentence_start(text, ab[0]))
+        if (len(ps) >= 2 and caps == ps[:1] and any(text[a].islower() for a, _ in ps[1:]) and sentence_start(text, s)
+                and _plain_opener(words[0], label)):
+            continue  # "Calendar year 2001 has been ...": the one capital is the sentence's, on an ordinary word
+            # before lower-case ones; not "Fiat 500", "PlayStation 2"
         if any(not ordinary(text[a:b]) or is_name(a) for a, b in caps):  # cheap tests first
             out.append(Mention(field_name, s, e, text[s:e], label))
         elif label in ("NORP", "LANGUAGE") and any(nationality(text[a:b]) or capitalised_only(text[a:b])
@@ -757,6 +773,20 @@ def _nationality_in(text: str, ps: Sequence[tuple[int, int]]) -> int | None:
         return None
     return found[0] if all(i == found[0] or not w[:1].isupper() or is_common(w, VERY_COMMON_ZIPF)
                            and not is_known_name(w) for i, w in enumerate(words)) else None
+
+
+def _plain_opener(word: str, label: str) -> bool:
+    """True for an ordinary word, lower case after its capital, that opens a sentence as the one capitalised word of an
+    NER span: no known name, no word the dictionary writes only capitalised, no place the lists know where NER sees a
+    place."""
+    return (word[1:].islower() and ordinary(word) and not is_known_name(word) and not capitalised_only(word)
+            and not (label in ("GPE", "LOC") and known_place(word)))
+
+
+def _variety(words: Sequence[str]) -> bool:
+    """True for a language's name after words of ``_PERIODS`` only ("Ancient Greek", "Early Modern English"): the
+    language is the name there, and the period words stay (NER calls "Medieval Latin" a person)."""
+    return len(words) >= 2 and demonym_or_language(words[-1]) and all(w.casefold() in _PERIODS for w in words[:-1])
 
 
 def _parts_at(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -1002,7 +1032,8 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         s, e = span
         ps = _parts_at(text, s, e)
         words = [text[a:b] for a, b in ps]
-        if (i := 0 if len(words) == 1 else _nationality_in(text, ps)) is not None and demonym_or_language(words[i]):
+        if (i := 0 if len(words) == 1 else len(words) - 1 if _variety(words) else _nationality_in(text, ps)) is not None \
+                and demonym_or_language(words[i]):
             a, b = ps[i]  # "French" of "the Norman-French army", "Telugu" of "| Debut Telugu Film |"
             out.append(Mention(field_name, a, b, text[a:b], "NORP"))
             continue

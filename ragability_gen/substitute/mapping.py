@@ -72,7 +72,7 @@ from .names import (
     person_shaped,
 )
 from .places import country_of, demonym_for, demonym_or_language, derived_forms, holiday_names, sibling_forms
-from .words import CARDINALS, CONTENT_STOP_WORDS, in_row, never_name
+from .words import CARDINALS, CONTENT_STOP_WORDS, in_row, never_name, sentence_start
 
 _STYLE = {"PERSON": "family", "NORP": "demonym", "LANGUAGE": "demonym", "GPE": "place", "LOC": "place",
           "FAC": "place", "SCRIPT": "place", "CURRENCY": "place"}
@@ -206,6 +206,10 @@ class Table:
                 continue
             if mode == "proper" and dated(view, m.start(), m.start() + len(found)):
                 continue  # the month of "in May 2019" beside the surname of "Theresa May"
+            if (mode == "proper" and found.lower() in self.written_lower and sentence_start(view, m.start())
+                    and not self._whole_name(view, m.start(), m.start() + len(found), key)):
+                continue  # "Type | Dog show" beside "Crufts Dog Show" and the question's "a dog show": where a capital
+                # tells nothing, a word the instance writes in lower case is that word; not "title | Citation"
             if self._kept_here(view, m.start(), m.start() + len(found), mode):
                 continue
             edits = self.replaced_parts(found, m.start())
