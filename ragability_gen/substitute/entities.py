@@ -1032,8 +1032,8 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         s, e = span
         ps = _parts_at(text, s, e)
         words = [text[a:b] for a, b in ps]
-        if (i := 0 if len(words) == 1 else len(words) - 1 if _variety(words) else _nationality_in(text, ps)) is not None \
-                and demonym_or_language(words[i]):
+        i = 0 if len(words) == 1 else len(words) - 1 if _variety(words) else _nationality_in(text, ps)
+        if i is not None and demonym_or_language(words[i]):
             a, b = ps[i]  # "French" of "the Norman-French army", "Telugu" of "| Debut Telugu Film |"
             out.append(Mention(field_name, a, b, text[a:b], "NORP"))
             continue
