@@ -147,9 +147,22 @@ def test_designators_stay_except_as_a_family_name() -> None:
 def test_a_common_word_alone_changes_only_where_it_is_a_name() -> None:
     text = "Then Peace signed. Peace returned, and the Peace Council met in peace; World Peace Day came."
     table = build_table([mention(text, "Peace Council", "ORG")], maker())
+    table.written_lower = frozenset(re.findall(r"\b[a-z]+\b", text))  # as the pipeline sets it: "peace"
     new = rewrite(text, table, [], None, lambda pos: pos > 0 and text[pos - 2] != ".").new
     peace = table.part_map["peace"]
     assert new == f"Then {peace} signed. Peace returned, and the {peace} Council met in peace; World Peace Day came."
+
+
+def test_the_one_changing_word_of_a_name_changes_where_a_sentence_opens() -> None:
+    text = "The Soviet Union fell. Soviet engineers left. Soviet. Moscow Peace Treaty. Peace returned."
+    table = build_table([mention(text, "Soviet Union", "GPE"), mention(text, "Moscow Peace Treaty", "ORG")], maker())
+    new = rewrite(text, table, [], None, lambda pos: pos > 0 and text[pos - 2] != ".").new
+    soviet, moscow, peace = (table.part_map[k] for k in ("soviet", "moscow", "peace"))
+    assert new == (f"The {soviet} Union fell. {soviet} engineers left. Soviet. {moscow} {peace} Treaty. "
+                   "Peace returned.")  # no lower-case word after the last "Soviet"; "Moscow" changes with "Peace"
+    table.written_lower = frozenset({"soviet"})
+    assert rewrite(text, table, [], None, lambda pos: pos > 0 and text[pos - 2] != ".").new.startswith(
+        f"The {soviet} Union fell. Soviet engineers left.")
 
 
 WORD = st.text(alphabet="bcdfghklmnprstvz", min_size=2, max_size=4).map(lambda w: w + "ora").filter(

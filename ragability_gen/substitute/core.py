@@ -31,7 +31,9 @@ from ragability_gen.llm.client import LLM
 from .dates import Evidence, Slot, choose_offset, decide, find_dates
 from .edits import Adjust, Entry
 from .entities import (
+    _POSSESSIVE,
     ENTITY_TYPES,
+    HEADS,
     TERM_ZIPF,
     WORD_END,
     WORD_START,
@@ -493,7 +495,8 @@ class _Group:
         names, invented = self.names or set(), self.invented
         left = {t: rw.new for t, rw in self.rewrites.items() if needs_ner(rw.new, names, invented)}
         words = {s.text for s in scan(left, left, names, invented, {})
-                 if s.kind == "name" and s.text[:1].isupper() and not is_common(s.text)}
+                 if s.kind == "name" and s.text[:1].isupper() and not is_common(s.text)
+                 and _POSSESSIVE.sub("", s.text).casefold() not in HEADS}  # "the Opposition's push": no name
         add = sorted(w for w in words - ordinary_written_words(words, self.texts) if not _opens_key(w, self.texts))
         if not add:
             return self

@@ -95,7 +95,7 @@ GENERIC = frozenset("""
     building stadium arena theatre theater hospital clinic center centre school college university institute
     academy observatory laboratory laboratories railway railways
     company corporation corp inc ltd llc plc group sons brothers partners associates bank club team party council
-    committee commission court parliament congress senate army navy force forces ministry department office
+    committee commission court parliament congress senate assembly army navy force forces ministry department office
     agency society association foundation trust board guild order league united national international royal
     federal senior junior airlines airways motors works flight flights line lines route routes greater
     weekly daily express superfast times post news press review journal gazette herald tribune chronicle magazine
@@ -127,10 +127,11 @@ _SETTLEMENT_AFTER = re.compile(r"(?:,[ \t]+|[ \t]+(?:is|was)[ \t]+)(?:a|an|the)[
                                r"(?:city|town|village|commune|municipality|borough|suburb|hamlet|settlement|"
                                r"market[ \t]+town|seaside[ \t]+resort|port[ \t]+city)[ \t]+(?:in|on|of|near)\b")
 """A settlement named before it: "Nice is a city on the Riviera", "Reading, a large town in Berkshire"."""
-HEADS = frozenset("government governments test tests".split())
+HEADS = frozenset("government governments cabinet opposition treasury test tests".split())
 """Words that stay in a name as designators do where another word names it ("Queensland Government", "Test in
 Adelaide"), and change as a name's first word does where none does ("Government College University", see
-``mapping``); alone they name nothing ("the Government will wait", "the Test starts")."""
+``mapping``); alone they name nothing ("the Government will wait", "a security Cabinet meeting", "the Opposition's
+push", "the Treasury", "the Test starts")."""
 POSITIONS = frozenset("north south east west northern southern eastern western central upper lower middle new old "
                       "great little".split())
 """The designators that tell a compass point or position: "North-East" and "Upper West" name no one place."""
@@ -669,6 +670,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if _header_name(text, s, e, words):
             out.append(Mention(field_name, s, e, text[s:e], label))
             continue
+        if (len(words) == 1 and label == "ORG" and words[0][1:].islower() and ordinary(words[0])
+                and not is_known_name(words[0]) and _office_after(text, e)):
+            continue  # "Immigration Minister Philip Ruddock", "the Interior Minister": a portfolio, no name
         if len(words) == 1 and maker_at(text, s, e):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "Airbus A320-214": a maker, not a word
             continue
@@ -773,6 +777,21 @@ def _nationality_in(text: str, ps: Sequence[tuple[int, int]]) -> int | None:
         return None
     return found[0] if all(i == found[0] or not w[:1].isupper() or is_common(w, VERY_COMMON_ZIPF)
                            and not is_known_name(w) for i, w in enumerate(words)) else None
+
+
+_WORD_AFTER = re.compile(r"[ \t]+([A-Z][a-z]+)\b")
+
+
+_PORTFOLIO_HEADS = frozenset("minister ministers ministry secretary department commissioner spokesman spokeswoman "
+                             "spokesperson".split())
+"""Offices and bodies named after a portfolio ("Immigration Minister", "Home Secretary", "Defence Department")."""
+
+
+def _office_after(text: str, end: int) -> bool:
+    """True when a capitalised office or ministry of ``_PORTFOLIO_HEADS`` follows ``end`` ("Immigration Minister",
+    "Interior Ministry"; not "Confederate President", nor "The Prototype Mr. P")."""
+    after = _WORD_AFTER.match(text, end)
+    return after is not None and after[1].casefold() in _PORTFOLIO_HEADS
 
 
 def _plain_opener(word: str, label: str) -> bool:
@@ -1031,6 +1050,10 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
             continue
         s, e = span
         ps = _parts_at(text, s, e)
+        while not in_row(text, s) and _opener(text, ps, is_name):  # "Teaching Alexander the Great gave ...": the name
+            # starts after "Teaching"; a cell's "Flying Dutchman" is one name
+            ps = ps[1:]
+            s = ps[0][0]
         words = [text[a:b] for a, b in ps]
         i = 0 if len(words) == 1 else len(words) - 1 if _variety(words) else _nationality_in(text, ps)
         if i is not None and demonym_or_language(words[i]):
@@ -1049,7 +1072,9 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if _header_name(text, s, e, words):
             out.append(Mention(field_name, s, e, text[s:e], "PROPN"))
             continue
-        content = [w for w in words if not _kept(w, True)]
+        content = [_POSSESSIVE.sub("", w) for w in words if not _kept(w, True)]  # "the Opposition's push"
+        if len(content) == 1 and len(words) == 1 and content[0].casefold() in HEADS:
+            continue  # "the Opposition's push", "the Cabinet's decision": alone, no name
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
                 or len(words) == 1 and (short_month(text, s, e) or counted(text, s, e) or scale_at(text, s, e))
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))

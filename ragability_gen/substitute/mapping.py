@@ -202,7 +202,8 @@ class Table:
             found = m["name"]  # without a plural ending: "Habsburgs" is a form of "Habsburg"
             key, mode = self.lowered.get(norm(found), ("", "")) if lower else self._lookup(found)
             if not key or (mode == "proper" and is_name is not None and not is_name(m.start())
-                           and not self._whole_name(view, m.start(), m.start() + len(found), key)):
+                           and not self._whole_name(view, m.start(), m.start() + len(found), key)
+                           and not self._sole_word(view, m.start(), m.start() + len(found), key)):
                 continue
             if mode == "proper" and dated(view, m.start(), m.start() + len(found)):
                 continue  # the month of "in May 2019" beside the surname of "Theresa May"
@@ -230,6 +231,21 @@ class Table:
         if in_row(text, start):
             return cell_span(text, start, end) == (start, end) and not column_cell(text, start, end)
         return all(w.lower() not in self.written_lower for w in found.split())
+
+    def _sole_word(self, text: str, start: int, end: int, key: str) -> bool:
+        """True when the ordinary word ``text[start:end]`` opening a sentence before a lower-case word is, but for
+        designators, the whole of entity ``key`` and no designator itself, and the instance never writes it in lower
+        case: that name's word ("Soviet engineers" after "the Soviet Union", "Labor leader" beside "the Labor Party");
+        not "Peace was signed" beside "Moscow Peace Treaty", nor a word as common as "World" ("World champion" beside
+        "World Cup")."""
+        found = text[start:end]
+        if (" " in found or found.lower() in self.written_lower or _kept(found, True)
+                or is_common(found, _EVERYDAY_ZIPF) or not sentence_start(text, start)
+                or _LOWER_AFTER.match(text, end) is None):
+            return False
+        ent = self.entities[key]
+        others = [ent.surface[a:b] for a, b in parts(ent.surface) if norm(ent.surface[a:b]) != norm(found)]
+        return len(others) < len(parts(ent.surface)) and all(w.casefold() in GENERIC for w in others)
 
     def _host_names(self) -> tuple[dict[str, tuple[str, str]], re.Pattern[str] | None, dict[str, tuple[str, str]]]:
         """Letters of a name as a host writes them -> (its invented letters, entity key), a pattern finding them, and
@@ -458,6 +474,10 @@ def _another_names(text: str, start: int, end: int, mode: str, mapped: Collectio
         after[1].casefold() in TITLES or after[1].casefold() in _BODIES) and norm(after[1]) not in mapped
 
 
+_EVERYDAY_ZIPF = 5.0
+"""Words at least this common ("World", "United") are too common to be a name's word where a sentence opens."""
+_LOWER_AFTER = re.compile(r"[ \t]+[a-z]")
+"""A lower-case word after a word (``Table._sole_word``)."""
 _SUFFIX = r"(?P<suffix>(?:(?<![ \t][^\W\d_])e?s)?)"
 """A plural's ending after a name, not after a name's last word of one letter: "pylon is" of a text without capitals is
 no plural of "Pylon I", nor "vitamin as" of "Vitamin A"."""
