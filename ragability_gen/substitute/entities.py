@@ -598,7 +598,7 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                                             if m.label in wanted]
     if "ORG" in wanted and "Century" in text:  # "20th Century Fox": a name, where NER sees a date and "Fox"
         out += [Mention(field_name, s, e, text[s:e], "ORG") for s, e in century_names(text)]
-    for s, e, label in (p for ent in ents for p in _pieces(text, *ent)):
+    for s, e, label in (p for ent in ents for p in _pieces(text, *ent, is_name.classes)):
         if label not in wanted:
             continue
         span = trim(text, s, e)
@@ -960,9 +960,19 @@ _SEPARATOR = re.compile(r":\s|\||\n|\t|[ \t]+(?=" + _CODE_KEY + ")")
 ("AUT: Gold SWI: Gold" is "AUT", "Gold", "SWI", "Gold"; "Toni Tennille: A Memoir" stays one name)."""
 
 
-def _pieces(text: str, start: int, end: int, label: str) -> list[tuple[int, int, str]]:
-    """An NER span cut at labels, cells and lines: "Linz\nSpouse: Anton Wessely" is three pieces."""
+_LOWER_INSIDE = re.compile(r"[ \t]+([a-z]{4,})(?=[ \t]+[A-Z])")
+"""A lower-case word of four letters or more before a capital inside an NER span (see ``_pieces``)."""
+
+
+def _pieces(text: str, start: int, end: int, label: str,
+            classes: Callable[[str], frozenset[str]] = lambda word: frozenset()) -> list[tuple[int, int, str]]:
+    """An NER span cut at labels, cells and lines: "Linz\nSpouse: Anton Wessely" is three pieces; and, but in a
+    work's title ("A Man called Ove"), at a verb before a capital, a word in -ed or one ``classes`` calls a verb and
+    no function word ("Dire Straits released Brothers", "did Dire Straits release Brothers" are two)."""
     cuts = [m.span() for m in _SEPARATOR.finditer(text, start, end)]
+    if label != "WORK_OF_ART":
+        cuts = sorted(cuts + [m.span() for m in _LOWER_INSIDE.finditer(text, start, end)
+                              if m[1] not in FUNCTION and (m[1].endswith("ed") or "verb" in classes(m[1]))])
     if not cuts:
         return [(start, end, label)]
     edges = [start] + [x for a, b in cuts for x in (a, b)] + [end]

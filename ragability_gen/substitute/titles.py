@@ -211,6 +211,10 @@ def _sentence_start(text: str, end: int) -> int | None:
     return start if _OPENS.search(text, 0, start) or start == 0 else None
 
 
+_DATE_AFTER = re.compile(r"[ \t]+(?:\d|(?:" + "|".join(sorted(MONTHS_DAYS)) + r")\b)", re.IGNORECASE)
+"""A number, month or weekday after a word (``_run``)."""
+
+
 def _run(text: str, start: int, closing: str | None, limit: int | None = None) -> list[tuple[int, int]]:
     """The spans of the words of the title-case run at ``start``; a quoted title (``closing``, its closing mark) ends
     at that mark, may hold a colon or comma ("My Hero Academia: Two Heroes"), and is none (an empty list) unless the
@@ -232,6 +236,8 @@ def _run(text: str, start: int, closing: str | None, limit: int | None = None) -
         after_capital = bool(words) and text[words[-1][0]].isupper()
         if not (word[:1].isupper() or word[:1].isdigit() and after_capital or word in _SMALL):
             break  # "Despicable Me 3", but not "Brothers in Arms in 1985"
+        if closing is None and word in _SMALL and _DATE_AFTER.match(text, m.end(), end_at):
+            break  # "released Abbey Road in September 1969": a date follows the title
         words.append((m.start(), m.start() + len(word)))
         gap = re.match(r"[ \t]+" if closing is None else r"[:,]?[ \t]+", text[m.start() + len(word):end_at])
         if gap is None or len(word) != len(m[0]):
