@@ -84,7 +84,8 @@ PREFIXES = frozenset("anti pro non mid ex proto pseudo semi ultra counter".split
 GENERIC = frozenset("""
     sea ocean river lake bay gulf strait island islands isle mountain mountains mount mt hill hills valley desert
     forest park peninsula cape coast canal falls creek glacier plain plains basin vale glen heights springs beach
-    point ridge pass marsh marshes canyon dam reservoir lighthouse
+    point ridge pass marsh marshes canyon dam reservoir lighthouse peak reef atoll lagoon estuary fjord plateau volcano
+    crater
     north south east west northern southern eastern western central upper lower new old great little free early late
     city town village county province state states district region republic kingdom empire federation union
     territory viceroyalty duchy principality
@@ -102,7 +103,8 @@ GENERIC = frozenset("""
     radio television network studios orchestra choir ensemble
     war battle siege treaty act law convention agreement accord conference revolution rebellion uprising campaign
     expedition crisis championship championships cup final games festival award prize medal trophy tournament
-    marathon derby hurricane typhoon cyclone operation
+    marathon derby hurricane typhoon cyclone operation flood earthquake famine plague riot riots disaster tsunami
+    eruption
     open time bill code charter constitution amendment statute decree edict resolution directive regulation
     rms hms uss ss mv hmas
     article section chapter clause paragraph part volume appendix annex figure verse episode season list lists
