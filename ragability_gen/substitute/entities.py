@@ -781,9 +781,8 @@ def _nationality_in(text: str, ps: Sequence[tuple[int, int]]) -> int | None:
                            and not is_known_name(w) for i, w in enumerate(words)) else None
 
 
-_WORD_AFTER = re.compile(r"[ \t]+([A-Z][a-z]+)\b")
-
-
+_CAPITAL_AFTER = re.compile(r"[ \t]+([A-Z][a-z]+)\b")
+"""A capitalised word after a word (``_office_after``)."""
 _PORTFOLIO_HEADS = frozenset("minister ministers ministry secretary department commissioner spokesman spokeswoman "
                              "spokesperson".split())
 """Offices and bodies named after a portfolio ("Immigration Minister", "Home Secretary", "Defence Department")."""
@@ -792,7 +791,7 @@ _PORTFOLIO_HEADS = frozenset("minister ministers ministry secretary department c
 def _office_after(text: str, end: int) -> bool:
     """True when a capitalised office or ministry of ``_PORTFOLIO_HEADS`` follows ``end`` ("Immigration Minister",
     "Interior Ministry"; not "Confederate President", nor "The Prototype Mr. P")."""
-    after = _WORD_AFTER.match(text, end)
+    after = _CAPITAL_AFTER.match(text, end)
     return after is not None and after[1].casefold() in _PORTFOLIO_HEADS
 
 
