@@ -337,9 +337,7 @@ def _no_award_fields(found: list[Mention], texts: Sequence[str]) -> list[Mention
     """``found`` without the one-word mentions of an ordinary word that is an award's field somewhere in the instance:
     "a second Nobel Prize, in Chemistry," beside "the Nobel Prize in Chemistry" (NER calls "Chemistry" an
     organisation there), where the award's field stays (see ``mapping``)."""
-    fields = {m[1] for t in texts for m in _AWARD_FIELD.finditer(t)} if any("Prize" in t or "Medal" in t
-                                                                           or "Award" in t for t in texts) else set()
-    drop = {f for f in fields if ordinary(f)}
+    drop = {m[1] for t in texts for m in _AWARD_FIELD.finditer(t) if ordinary(m[1])}
     return [m for m in found if m.label in _NAMED_ANYWAY or m.text not in drop] if drop else found
 
 
@@ -477,8 +475,8 @@ class _Group:
         for t, more in zip(self.texts, shaped(self.texts, ner_names, labels, by_text, spans, tags,
                                                         infos.classes, quoted), strict=True):
             found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
-        return _no_award_fields(_no_categories(_no_written_words(_terms_everywhere(found, self.texts, first_field),
-                                                                 self.texts, first_field), self.texts), self.texts)
+        found = _no_written_words(_terms_everywhere(found, self.texts, first_field), self.texts, first_field)
+        return _no_award_fields(_no_categories(found, self.texts), self.texts)
 
     def _rewrite(self, text: str, metadata: bool = False) -> Rewrite:
         """Rewrite one text; problems and repairs are worded without the field, which the row adds.

@@ -412,17 +412,21 @@ def _column_word_at(text: str, start: int, end: int) -> bool:
         return True
     if acronym_key_cell(text, start, end):
         return True  # "GPU | Adreno 530", "ISBN | 978-...": an infobox key, a label however it is written
+    return _plain_key(word) and _opens_key_cell(text, start, end)
+
+
+def _opens_key_cell(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` opens a cell that is an infobox's key and a ``_key``."""
     a, b = cell_span(text, start, end)
-    return a == start and _plain_key(word) and key_cell(text, start, end) != () and _key(text[a:b])
+    return a == start and key_cell(text, start, end) != () and _key(text[a:b])
 
 
 def key_word_at(text: str, start: int, end: int) -> bool:
     """True for a word English has (a dictionary word or a common one) opening an infobox's key that is a ``_key``:
     "Grandsire | Bull Dog", "Inker | ...", "Default user interface | Unix"; not a rare name opening a row ("Swedbank |
     1,234 |"). Such a word is no name where a question asks about it ("its Grandsire was Bull Dog")."""
-    a, b = cell_span(text, start, end)
-    return (a == start and (is_word(text[start:end]) or is_common(text[start:end]))  # not "Swedbank | 1,234 |"
-            and key_cell(text, start, end) != () and _key(text[a:b]))
+    word = text[start:end]
+    return (is_word(word) or is_common(word)) and _opens_key_cell(text, start, end)  # not "Swedbank | 1,234 |"
 
 
 def acronym_key_cell(text: str, start: int, end: int) -> bool:
@@ -966,7 +970,7 @@ _LOWER_INSIDE = re.compile(r"[ \t]+([a-z]{4,})(?=[ \t]+[A-Z])")
 
 
 def _pieces(text: str, start: int, end: int, label: str,
-            classes: Callable[[str], frozenset[str]] = lambda word: frozenset()) -> list[tuple[int, int, str]]:
+            classes: Callable[[str], frozenset[str]]) -> list[tuple[int, int, str]]:
     """An NER span cut at labels, cells and lines: "Linz\nSpouse: Anton Wessely" is three pieces; and, but in a
     work's title ("A Man called Ove"), at a verb before a capital, a word in -ed or one ``classes`` calls a verb and
     no function word ("Dire Straits released Brothers", "did Dire Straits release Brothers" are two)."""

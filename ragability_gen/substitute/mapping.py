@@ -201,16 +201,9 @@ class Table:
         for m in pattern.finditer(view):
             found = m["name"]  # without a plural ending: "Habsburgs" is a form of "Habsburg"
             key, mode = self.lowered.get(norm(found), ("", "")) if lower else self._lookup(found)
-            if not key or (mode == "proper" and is_name is not None and not is_name(m.start())
-                           and not self._whole_name(view, m.start(), m.start() + len(found), key)
-                           and not self._sole_word(view, m.start(), m.start() + len(found), key)):
+            if not key or mode == "proper" and not self._proper_here(view, m.start(), m.start() + len(found), key,
+                                                                     is_name):
                 continue
-            if mode == "proper" and dated(view, m.start(), m.start() + len(found)):
-                continue  # the month of "in May 2019" beside the surname of "Theresa May"
-            if (mode == "proper" and found.lower() in self.written_lower and sentence_start(view, m.start())
-                    and not self._whole_name(view, m.start(), m.start() + len(found), key)):
-                continue  # "Type | Dog show" beside "Crufts Dog Show" and the question's "a dog show": where a capital
-                # tells nothing, a word the instance writes in lower case is that word; not "title | Citation"
             if self._kept_here(view, m.start(), m.start() + len(found), mode):
                 continue
             edits = self.replaced_parts(found, m.start())
@@ -218,6 +211,20 @@ class Table:
                 new = edited(text, m.start(), m.end(), edits)  # the text's own characters, the ending kept
                 out.append(Hit(m.start(), m.end(), new, key, tuple(edits)))
         return out + self._in_hosts(text, out)
+
+    def _proper_here(self, text: str, start: int, end: int, key: str, is_name: Callable[[int], bool] | None) -> bool:
+        """Whether the ordinary word ``text[start:end]``, a "proper" alias (a word of entity ``key``), is that name
+        where it stands: a name by ``is_name``, the whole name (``_whole_name``) or its one word (``_sole_word``);
+        never in a date ("in May 2019" beside "Theresa May"), nor, but as the whole name, where a capital tells nothing
+        and the instance writes the word in lower case ("Type | Dog show" beside "Crufts Dog Show" and a question's "a
+        dog show"; not "title | Citation")."""
+        if dated(text, start, end):
+            return False
+        if self._whole_name(text, start, end, key):
+            return True
+        if is_name is not None and not is_name(start) and not self._sole_word(text, start, end, key):
+            return False
+        return not (text[start:end].lower() in self.written_lower and sentence_start(text, start))
 
     def _whole_name(self, text: str, start: int, end: int, key: str) -> bool:
         """True when ``text[start:end]`` is a whole spelling of entity ``key`` (an ordinary word the name test
@@ -243,9 +250,9 @@ class Table:
                 or is_common(found, _EVERYDAY_ZIPF) or not sentence_start(text, start)
                 or _LOWER_AFTER.match(text, end) is None):
             return False
-        ent = self.entities[key]
-        others = [ent.surface[a:b] for a, b in parts(ent.surface) if norm(ent.surface[a:b]) != norm(found)]
-        return len(others) < len(parts(ent.surface)) and all(w.casefold() in GENERIC for w in others)
+        words = [self.entities[key].surface[a:b] for a, b in parts(self.entities[key].surface)]
+        others = [w for w in words if norm(w) != norm(found)]
+        return len(others) < len(words) and all(w.casefold() in GENERIC for w in others)
 
     def _host_names(self) -> tuple[dict[str, tuple[str, str]], re.Pattern[str] | None, dict[str, tuple[str, str]]]:
         """Letters of a name as a host writes them -> (its invented letters, entity key), a pattern finding them, and

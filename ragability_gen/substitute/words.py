@@ -107,8 +107,7 @@ def sentence_start(text: str, pos: int) -> bool:
     if not stripped or "\t" in before[len(stripped):]:
         return True
     if stripped[-1] in "\r\n":  # a line of prose opens; a table row's first cell, which no bar opens, is a cell's
-        end = text.find("\n", pos)  # word as the cell rules read it ("Kodak film | 16 mm")
-        return "|" not in text[pos:end if end >= 0 else len(text)]
+        return not in_row(text, pos)  # word as the cell rules read it ("Kodak film | 16 mm")
     if stripped[-1] in _STARTERS:
         return True
     if stripped[-1] in "-–—":  # a list item "- Winner" (a dash that opens its line)
