@@ -177,6 +177,17 @@ def test_a_name_left_over_is_replaced_again(monkeypatch: pytest.MonkeyPatch) -> 
     assert dict(r.summary.repairs) == {core.ENTITY_REPLACED_AGAIN: 1}
 
 
+def test_a_second_pass_never_gives_a_new_name_what_the_first_gave_another() -> None:
+    # "Sadd" of a cell is found only by the leak scan: the instance is built again with it as a name, and the
+    # generator, seeded as before, would first offer the word it gave "Humphry" ("Al\\-Vooyo" beside "Vooyo Bonnea")
+    inst = make(["Discovery | Humphry Davy (1807)\nClub | Al\\-Sadd\nShear modulus | 3.3 GPa"],
+                "Who discovered potassium?", [("Davy", "Humphry Davy."), ("no one", "No one.")])
+    (out,), (rec,) = (r := substitute_instances([inst], seed=0)).instances, r.audit
+    parts = {e["original"]: e["fantasy"].split() for e in rec["entities"]}
+    assert no_word("Sadd", fields(out)) and no_word("Humphry", fields(out))
+    assert parts["Sadd"][0] not in parts["Humphry Davy"], parts
+
+
 def test_a_name_that_cannot_be_replaced_excludes(monkeypatch: pytest.MonkeyPatch) -> None:
     real = core.rewrite
 

@@ -394,8 +394,9 @@ class _Group:
             if adjust is not None:
                 found += [Mention(first_field[t], a, b, t[a:b], "PROPN") for name in adjust.add
                           for t in self.texts for a, b in _occurrences(name, t)]
-        taken = {w.casefold() for t in self.texts + [v for r in rows for v in r.metadata.values()]
-                 for w in _WORD.findall(t)}
+        given = [*adjust.pinned.values(), *(adjust.fixed() or {}).values()] if adjust is not None else []
+        taken = {w.casefold() for t in self.texts + [v for r in rows for v in r.metadata.values()] + given
+                 for w in _WORD.findall(t)}  # and what a pass before gave: no two names become one
 
         def make(style: str, original: str) -> str:
             new = invent(fake, style, original, taken)
