@@ -6,6 +6,7 @@ import random
 import re
 
 import pytest
+from lemminflect import getAllLemmas
 from test_substitute_names import maker
 
 from ragability_gen import Answer, Context, Instance, substitute_instances
@@ -85,6 +86,14 @@ def test_english_words_are_seeded_and_avoid_taken_words() -> None:
     assert first == [english_word(random.Random(7), w, set()) for w in ("Arms", "Sea", "Bad")]
     taken = set(first[:1])
     assert all(english_word(random.Random(s), "Arms", taken) not in taken for s in range(30))
+    def lemmas(word: str) -> set[str]:
+        return {lemma for found in getAllLemmas(word).values() for lemma in found}
+
+    free = {english_word(random.Random(s), "Lights", set()) for s in range(30)}
+    singular = {lemma for w in free for lemma in lemmas(w or "")}  # "culture" of "cultures"
+    for s in range(30):  # nor a form of a word taken: "Lights" never becomes "cultures" once "Love" is "culture"
+        new = english_word(random.Random(s), "Lights", singular)
+        assert new is not None and not lemmas(new) & singular, new
     assert english_word(random.Random(1), "Zqxv", set()) is not None  # an unknown word reads as a noun
     assert english_word(random.Random(1), "the", set()) is None  # no function word is replaced
 

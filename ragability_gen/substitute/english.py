@@ -80,6 +80,15 @@ def _by_reading() -> dict[Reading, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
+@lru_cache(maxsize=1 << 14)
+def _lemmas(word: str) -> frozenset[str]:
+    """The lemmas of a word: a form of a word taken is taken too ("cultures" once "culture" replaced another word:
+    two words of a title never become one; nor "loves" where the instance writes "love")."""
+    from lemminflect import getAllLemmas
+
+    return frozenset(lemma for lemmas in getAllLemmas(word).values() for lemma in lemmas)
+
+
 def known(word: str) -> bool:
     """True for a word lemminflect's English lexicon holds as a noun, verb, adjective or adverb ("greatest",
     "shrugged", which an old dictionary's entries miss)."""
@@ -102,9 +111,10 @@ def english_word(rng: Any, original: str, taken: Collection[str]) -> str | None:
     if not found:
         return None
     pool = _pool()
+    used = {lemma for w in taken for lemma in _lemmas(w)}
     first = min(found, key=lambda r: (_UPOS.index(r[0]), r[1]))
     for candidates in (pool.get(found, ()), _by_reading().get(first, ())):
-        fitting = [w for w in candidates if w != low and w not in taken]
+        fitting = [w for w in candidates if w != low and w not in taken and not _lemmas(w) & used]
         same_start = [w for w in fitting if (w[0] in _VOWELS) == (low[:1] in _VOWELS)]
         if same_start or fitting:
             return str(rng.choice(same_start or fitting))
