@@ -342,8 +342,11 @@ def _no_award_fields(found: list[Mention], texts: Sequence[str]) -> list[Mention
 
 
 def _opens_key(word: str, texts: Sequence[str]) -> bool:
-    """Whether ``word`` opens an infobox's key somewhere in ``texts`` (``key_word_at``: "Grandsire | Bull Dog")."""
-    return any(key_word_at(t, *m.span()) for t in texts if ROW.search(t) for m in whole_word(word).finditer(t))
+    """Whether ``word`` opens an infobox's key somewhere in ``texts`` (``key_word_at``: "Grandsire | Bull Dog"), also
+    as a possessive ("Manufacturer's points | 445", "Young's modulus | 10 GPa")."""
+    base = _POSSESSIVE.sub("", word)
+    return any(key_word_at(t, m.start(), m.start() + len(base))
+               for t in texts if ROW.search(t) for m in whole_word(word).finditer(t))
 
 
 def _not_quoted_words(text: str, found: list[Mention], passages: Sequence[tuple[int, int, str]]) -> list[Mention]:

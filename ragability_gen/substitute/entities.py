@@ -446,8 +446,8 @@ def _acronym_key(word: str) -> bool:
 def _key(cell: str) -> bool:
     """True when ``cell`` has words and its capitalised ones name a value: ``_column_word``s, or a ``_plain_key``
     opening a key with no other capital ("Born", "2018 date", "Demonym(s)", "Capitaland largest city"; not "2023",
-    "---", "Nixon", "Gihon Spring settlement")."""
-    words = [m[0] for m in _PART.finditer(cell) if not m[0].isdigit()]
+    "---", "Nixon", "Gihon Spring settlement"), also as a possessive ("Manufacturer's points")."""
+    words = [_POSSESSIVE.sub("", m[0]) for m in _PART.finditer(cell) if not m[0].isdigit()]
     capitals = [w for w in words if w[:1].isupper()]
     return bool(words) and (all(map(_column_word, capitals))
                             or capitals == words[:1] and _plain_key(words[0]))
