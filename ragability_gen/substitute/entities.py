@@ -67,7 +67,10 @@ renderings, CURRENCY for currency units and TERM for rare common nouns (see ``ki
 
 FUNCTION = frozenset("of the and & de la le les du des au aux der den van von da di del della y al el bin ibn for on "
                      "in at upon to a an all".split())
-TITLES = frozenset("mr mrs ms miss dr prof professor sir dame lord lady king queen prince princess duke duchess "
+ABBREVIATED_TITLES = frozenset("mr mrs ms dr prof rev st sgt cpl pvt lt col gen capt maj adm cmdr supt insp".split())
+"""Titles written short ("Dr.", "Sgt."): in a title of a work too they stay what they are ("Dr. No")."""
+TITLES = ABBREVIATED_TITLES | frozenset(
+                   "miss professor sir dame lord lady king queen prince princess duke duchess "
                    "count countess baron baroness baronet earl bishop archbishop pope saint st father brother "
                    "sister president general colonel captain admiral senator governor emperor empress patriarch "
                    "archpriest rev reverend cardinal chief judge justice major lieutenant sergeant marshal sultan "
@@ -654,6 +657,13 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             continue  # "Creepy and scary": an adjective opening a sentence, NER's people; not "Republican", "Catholic",
             # nor a party's "| Democratic |" in a table
         content = [w for w in words if not _kept(w, False)]
+        if work_kind_at(text, s, e):
+            continue  # "String Quartet No. 8"
+        if len(ps) >= 2 and text[ps[0][1]:ps[0][1] + 2] in ("'s", "’s") and work_kind_at(text, ps[1][0], e):
+            span = trim(text, *ps[0])  # "Dvořák's Symphony No. 9": the composer is the name
+            if span is not None:
+                out.append(Mention(field_name, *span, text[slice(*span)], label))
+            continue
         if label != "PERSON" and _holiday(words):
             continue  # "on New Year's Eve", "Boxing Day": a day of the calendar, no name; not "Mark Day"
         if len(words) == 2 and words[1].isdigit() and numbered_thing(text, *ps[0]):
@@ -723,6 +733,20 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                                                    for a, b in caps):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "French troops", "Americans' fears"
     return out
+
+
+def work_kind_at(text: str, start: int, end: int) -> bool:
+    """True for dictionary words at ``text[start:end]`` that, with the capitalised ones after them, tell the kind of a
+    numbered work: "Piano Concerto No. 21", "String Quartet No. 8" (a span of NER may hold the "No"); no name ("Chanel
+    No. 5" is one)."""
+    words = text[start:end].split()
+    if words and words[-1] in ("No", "Nos"):
+        words, after = words[:-1], _NUMBERED.match(text, end)
+    else:
+        after = _WORK_NUMBER.match(text, end)
+        words += after[1].split() if after is not None else []
+    return bool(words) and after is not None and all(
+        is_word(w) and not is_known_name(w) and not is_proper_entry(w) for w in words)
 
 
 def _holiday(words: Sequence[str]) -> bool:
@@ -988,6 +1012,7 @@ _SEASON = re.compile(r"(?i)(?:spring|summer|fall|autumn|winter)(?:[ \t]+of)?[ \t
 """A season that dates something: "in the Fall of 1974", "Summer 2012"."""
 _NUMBERED = re.compile(r"\.[ \t]*\d")
 """What follows an abbreviation that numbers something: "Op. 125", "Vol. 2", "Fig. 3"."""
+_WORK_NUMBER = re.compile(r"((?:[ \t]+[A-Z][a-z]+)*?)[ \t]+Nos?\.[ \t]*\d")
 _NUMBER_AFTER = re.compile(r"[ \t]*,?[ \t]*\d")
 _NUMBER_BEFORE = re.compile(r"\d(?:st|nd|rd|th)?[ \t]*(?:of[ \t]+)?$")
 
@@ -1082,7 +1107,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if (len(words) == 1 and words[0][1:].islower() and sentence_start(text, s) and is_word(words[0])
                 and is_common(words[0], TERM_ZIPF) and not is_proper_entry(words[0]) and not is_known_name(words[0])):
             continue  # "Malnutrition causes ...": a dictionary word too common for a term, capitalised as it opens
-        if len(words) == 1 and opens_plain_cell(text, s, e) or _holiday(words):
+        if len(words) == 1 and opens_plain_cell(text, s, e) or _holiday(words) or work_kind_at(text, s, e):
             continue  # "| Discus throw |"; "title | Christmas Eve"
         if _header_name(text, s, e, words):
             out.append(Mention(field_name, s, e, text[s:e], "PROPN"))

@@ -116,7 +116,8 @@ def taxa(text: str, classes: Callable[[str], frozenset[str]] = lambda word: froz
             out.append((m.start(), max(end, m.end()), text[m.start():max(end, m.end())], "TAXON"))
             continue
         if never_name(genus) or not (_latin(epithet) or (end > m.end(1) or _latin_genus(genus))
-                                     and _english_epithet(epithet)):
+                                     and _english_epithet(epithet)
+                                     or end > m.end(1) and _latin_genus(genus) and _rare_epithet(epithet)):
             continue  # "fennica" (1.4), "vulgaris" (2.6), "sapiens" (3.0) are rare; "arena" is not; "Canis lupus
             # familiaris" and "Canis lupus" are binomials although "lupus" is an English word
         if is_common(genus, 4.0) or country_of(genus) is not None or "verb" in classes(epithet):
@@ -152,6 +153,12 @@ def _english_epithet(epithet: str) -> bool:
     3.5), no stop word or rank, ending as Latin nouns and adjectives do ("lupus"; not "comes", "genus", "semi")."""
     return (not is_common(epithet, 3.5) and not never_name(epithet) and epithet not in _RANKS
             and _STRICT_LATIN_END.search(epithet) is not None)
+
+
+def _rare_epithet(epithet: str) -> bool:
+    """True for an epithet between a Latin genus and a Latin third epithet that is no everyday English word ("leo" of
+    "Panthera leo persica", a name too)."""
+    return not is_common(epithet, 5.0) and not never_name(epithet) and epithet not in _RANKS
 
 
 def _latin(epithet: str) -> bool:

@@ -34,6 +34,7 @@ from .entities import (
     _DOTTED,
     _POSSESSIVE,
     _ROMAN,
+    ABBREVIATED_TITLES,
     AWARDS,
     ENTITY_TYPES,
     FUNCTION,
@@ -594,7 +595,9 @@ def _title_kept(words: Sequence[str], i: int) -> bool:
     w, after = words[i], words[i + 1] if i + 1 < len(words) else ""
     head, *contracted = re.split(r"['’]", w)
     return (never_name(w) and w.casefold() not in CONTENT_STOP_WORDS or bool(contracted) and never_name(head)
+            or shape(w).casefold().endswith("n't")  # "Don't Tell Mom the Babysitter's Dead": "Don" is a given name too
             or w.casefold() in FUNCTION or any(c.isdigit() for c in w) or (i > 0 and _ROMAN.fullmatch(w) is not None)
+            or w.casefold() in ABBREVIATED_TITLES and bool(after)  # "Sgt. Pepper's Lonely Hearts Club Band"
             or w.casefold() in GENERIC and (after[:1].isdigit() or after.casefold() in CARDINALS
                                             or _ROMAN.fullmatch(after) is not None))
 

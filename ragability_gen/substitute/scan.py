@@ -38,6 +38,7 @@ from .entities import (
     ordinary,
     ordinary_written_words,
     parts,
+    work_kind_at,
 )
 from .kinds import scripts
 from .names import is_common, singulars
@@ -74,8 +75,9 @@ def _kept_word(word: str) -> bool:
 
 
 def _unit_or_kind(text: str, start: int, end: int) -> bool:
-    """A scale named after a person ("40 degrees Celsius") or a common noun before its number ("Hangar 12"): no name."""
-    return scale_at(text, start, end) or numbered_thing(text, start, end)
+    """A scale named after a person ("40 degrees Celsius") or a common noun before its number ("Hangar 12", "String
+    Quartet No. 8"): no name."""
+    return scale_at(text, start, end) or numbered_thing(text, start, end) or work_kind_at(text, start, end)
 
 
 def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int, str]]]) -> set[str]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from .entities import _POSSESSIVE, MONTHS_DAYS, Mention, ordinary
+from .entities import _POSSESSIVE, MONTHS_DAYS, TITLES, Mention, ordinary
 from .names import is_common, is_word
 from .places import listed_place
 from .words import never_name
@@ -211,6 +211,7 @@ def _sentence_start(text: str, end: int) -> int | None:
     return start if _OPENS.search(text, 0, start) or start == 0 else None
 
 
+_CAPITAL_NEXT = re.compile(r"[ \t]+[A-Z]")
 _DATE_AFTER = re.compile(r"[ \t]+(?:\d|(?:" + "|".join(sorted(MONTHS_DAYS)) + r")\b)", re.IGNORECASE)
 """A number, month or weekday after a word (``_run``)."""
 
@@ -232,7 +233,12 @@ def _run(text: str, start: int, closing: str | None, limit: int | None = None) -
         if m is None:
             break
         word = m[0].rstrip(".'’" if closing is None else ".")
-        word = _POSSESSIVE.sub("", word)  # "the film Titanic's success": the title ends there
+        if _CAPITAL_NEXT.match(text, m.end(), end_at) and (
+                m[0] == word + "." and word.casefold() in TITLES  # "Sgt. Pepper's Lonely Hearts Club Band", "Dr. No"
+                or m[0] == word and _POSSESSIVE.search(word) and not _DATE_AFTER.match(text, m.end(), end_at)):
+            word = m[0]  # "Schindler's List": a possessive before a capital is the title's
+        else:
+            word = _POSSESSIVE.sub("", word)  # "the film Titanic's success": the title ends there
         after_capital = bool(words) and text[words[-1][0]].isupper()
         if not (word[:1].isupper() or word[:1].isdigit() and after_capital or word in _SMALL):
             break  # "Despicable Me 3", but not "Brothers in Arms in 1985"
