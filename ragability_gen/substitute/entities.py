@@ -80,6 +80,8 @@ TITLES = ABBREVIATED_TITLES | frozenset(
                    "councillor councilor alderman congressman congresswoman commander commodore brigadier corporal "
                    "dean provost rector vicar pastor deacon abbot friar doctor emir caliph raja maharaja kaiser "
                    "pharaoh consul".split())
+_NAMING_TITLES = ABBREVIATED_TITLES | frozenset("king queen lady lord".split())
+"""Titles that end names of ordinary words as often as offices ("The Lion King", "Electric Lady", "Lake Shore Dr")."""
 SUFFIXES = frozenset("jr sr jnr snr".split())
 PREFIXES = frozenset("anti pro non mid ex proto pseudo semi ultra counter".split())
 """Prefixes written before a name with a dash, kept as they are: "Anti-Taliban forces", "Ex-Bond girl"; not
@@ -668,6 +670,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             continue  # "on New Year's Eve", "Boxing Day": a day of the calendar, no name; not "Mark Day"
         if len(words) == 2 and words[1].isdigit() and numbered_thing(text, *ps[0]):
             continue  # "leaves from Platform 4"
+        if (len(words) >= 2 and words[-1].casefold() in TITLES and words[-1].casefold() not in _NAMING_TITLES
+                and all(ordinary(w) and is_word(w) and not is_given_name(w) for w in words[:-1])):
+            continue  # "became Crown Prince", "the Grand Duke moved his court": an office, no name
         if len(words) >= 2 and _town_in_cell(text, s, e):
             out.append(Mention(field_name, s, e, text[s:e], "GPE"))  # "| Union City |", its words all designators
             continue
