@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, partial
 from typing import Any
@@ -34,7 +34,6 @@ from .entities import (
     _POSSESSIVE,
     ENTITY_TYPES,
     HEADS,
-    TERM_ZIPF,
     WORD_END,
     WORD_START,
     Mention,
@@ -47,6 +46,7 @@ from .entities import (
     norm,
     ordinary,
     ordinary_written_words,
+    plain_written,
     whole_word,
     written_words,
 )
@@ -292,14 +292,18 @@ def _lower_tags(infos: Annotations, text: str) -> Mapping[int, str]:
 _NAMED_ANYWAY = frozenset({"NORP", "LANGUAGE", "TAXON", "SCRIPT", "CURRENCY", "TERM"})
 
 
-def _no_written_words(found: list[Mention], texts: Sequence[str], first_field: Mapping[str, str]) -> list[Mention]:
+def _no_written_words(found: list[Mention], texts: Sequence[str], first_field: Mapping[str, str],
+                      classes: Callable[[str], frozenset[str]]) -> list[Mention]:
     """``found`` without the one-word mentions of ordinary words the instance also writes in lower case (see
-    ``written_words``), and with the lower-case mentions of rarer such words (terms), so that a word is
-    replaced in every case or in none: never "Emell () or reflection coefficient, from Latin albedo"."""
+    ``written_words``), and with the lower-case mentions of rarer such words that may be nouns (terms), so that a
+    word is replaced in every case or in none: never "Emell () or reflection coefficient, from Latin albedo". A
+    rare word that is no noun is no term (``plain_written``; also where ``classes``, ``Annotations.classes``, knows
+    it as no noun)."""
     words = written_words({m.text for m in found if m.label not in _NAMED_ANYWAY}, texts)
     if not words:
         return found
-    terms = {w: next(m.label for m in found if m.text == w) for w in words if not is_common(w, TERM_ZIPF)}
+    terms = {w: next(m.label for m in found if m.text == w) for w in words
+             if not plain_written(w) and ("noun" in classes(w) or not classes(w))}
     out = [m for m in found if m.text not in words or m.text in terms]
     for w, label in terms.items():
         out += [Mention(first_field[t], m.start(), m.end(), m[0], label)
@@ -479,7 +483,8 @@ class _Group:
         for t, more in zip(self.texts, shaped(self.texts, ner_names, labels, by_text, spans, tags,
                                                         infos.classes, quoted), strict=True):
             found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
-        found = _no_written_words(_terms_everywhere(found, self.texts, first_field), self.texts, first_field)
+        found = _no_written_words(_terms_everywhere(found, self.texts, first_field), self.texts, first_field,
+                                  infos.classes)
         return _no_award_fields(_no_categories(found, self.texts), self.texts)
 
     def _rewrite(self, text: str, metadata: bool = False) -> Rewrite:

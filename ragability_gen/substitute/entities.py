@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .dates import MONTHS, WEEKDAYS, century_names
+from .english import readings
 from .names import (
     VERY_COMMON_ZIPF,
     capitalised_only,
@@ -347,9 +348,15 @@ def _echoed(word: str, texts: Sequence[str]) -> bool:
 
 
 def ordinary_written_words(candidates: Iterable[str], texts: Sequence[str]) -> set[str]:
-    """The ``written_words`` at least as common as ``TERM_ZIPF``: ordinary words, kept in every case ("Alchemy
-    ... alchemy"); the rarer ones are terms."""
-    return {w for w in written_words(candidates, texts) if is_common(w, TERM_ZIPF)}
+    """The ``written_words`` that are ``plain_written``: ordinary words, kept in every case ("Alchemy ... alchemy");
+    the others are terms."""
+    return {w for w in written_words(candidates, texts) if plain_written(w)}
+
+
+def plain_written(word: str) -> bool:
+    """True for a ``written_words`` word that is no term: at least as common as ``TERM_ZIPF``, or no noun in the
+    lexicon ("Authenticated." opening a cell beside "the first authenticated 100 mph", "Unmodified")."""
+    return is_common(word, TERM_ZIPF) or all(upos != "NOUN" for upos, _ in readings(word) or {("NOUN", "")})
 
 
 @lru_cache(maxsize=1 << 16)
