@@ -88,6 +88,7 @@ PREFIXES = frozenset("anti pro non mid ex proto pseudo semi ultra counter".split
 """Prefixes written before a name with a dash, kept as they are: "Anti-Taliban forces", "Ex-Bond girl"; not
 "Post" or "Neo", which are names too ("Emil Post")."""
 GENERIC = frozenset("""
+    fall
     sea ocean river lake bay gulf strait island islands isle mountain mountains mount mt hill hills valley desert
     forest park peninsula cape coast canal falls creek glacier plain plains basin vale glen heights springs beach
     point ridge pass marsh marshes canyon dam reservoir lighthouse peak reef atoll lagoon estuary fjord plateau volcano
@@ -1070,6 +1071,20 @@ def dated(text: str, start: int, end: int) -> bool:
             or _NUMBER_BEFORE.search(text[max(0, start - 12):start]) is not None)
 
 
+_LOWER_BEFORE = re.compile(r"(?<![\w'’-])[a-z]+[ \t]+\Z")
+
+
+def _named_by_article(text: str, run: int, start: int, end: int) -> bool:
+    """True for capitalised words after a capitalised "The" inside a sentence, right after a word in lower case:
+    "joined The Doors", "published by The Times", "According to The Economist" name a band or a paper however
+    ordinary their words (NER saw none there); not a stop word ("The Who" stays), a month or a number."""
+    if text[run:run + 4] != "The " or _LOWER_BEFORE.search(text, max(0, run - 30), run) is None or in_row(text, run):
+        return False
+    words = [text[a:b] for a, b in _parts_at(text, start, end)]
+    return bool(words) and all(w[:1].isupper() and not never_name(w) and w.casefold() not in MONTHS_DAYS
+                               and not any(c.isdigit() for c in w) for w in words)
+
+
 def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, str]],
                    capitals: Sequence[tuple[int, int]], is_name: NameTest) -> list[Mention]:
     """Proper nouns the NER model missed ("Tipperary", "the Pembly shrike"), labelled PROPN.
@@ -1101,6 +1116,9 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if span is None:
             continue
         s, e = span
+        if _named_by_article(text, a, s, e):
+            out.append(Mention(field_name, s, e, text[s:e], "ORG"))  # "joined The Doors", "by The Times"
+            continue
         ps = _parts_at(text, s, e)
         while not in_row(text, s) and _opener(text, ps, is_name):  # "Teaching Alexander the Great gave ...": the name
             # starts after "Teaching"; a cell's "Flying Dutchman" is one name
