@@ -262,6 +262,19 @@ def test_a_replaced_place_takes_its_demonyms_along() -> None:
                    f"spoke; the {asia} Cup and the {table.part_map['asian']} Games followed.")
 
 
+def test_a_demonym_that_ner_mapped_alone_follows_its_place_in_the_plural_and_as_a_dictionary_word() -> None:
+    text = "Texas joined in 1845; Texans voted in 1861. Sicily rose; Sicilian towns and Sicilians fought."
+    table = build_table([mention(text, "Texans", "NORP"), mention(text, "Texas", "GPE"),
+                         mention(text, "Sicilian", "NORP"), mention(text, "Sicily", "GPE")], maker(),
+                        present=lambda form: any(word_in(f, text) is not None for f in (form, form + "s")))
+    texas, sicily = table.part_map["texas"], table.part_map["sicily"]
+    assert table.part_map["texans"] == texas.rstrip("aeiouy") + "ans"  # "Texans" alone, NER's: not invented apart
+    assert table.part_map["sicilian"] == sicily.rstrip("aeiouy") + "ian"  # a proper word of the dictionary too
+    new = rewrite(text, table, [], None, None).new
+    assert new == (f"{texas} joined in 1845; {table.part_map['texans']} voted in 1861. {sicily} rose; "
+                   f"{table.part_map['sicilian']} towns and {table.part_map['sicilian']}s fought.")
+
+
 def test_a_latin_ending_is_no_plural() -> None:
     text = "Acid? An acid (Latin acidus) tastes sour; the Habsburgs and Habsburg rule."
     table = build_table([mention(text, "Acid", "ORG"), mention(text, "acidus", "SCRIPT"),

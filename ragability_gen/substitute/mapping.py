@@ -771,11 +771,14 @@ def _link_derived(table: Table, present: Callable[[str], bool]) -> list[Entity]:
         if new is None or key in table.keep or not place[:1].isupper() or country_of(place) is not None:
             continue
         for form in derived_forms(place):  # present() and the aliases take plurals along ("Texans")
-            if not present(form) or norm(form) in table.keep or is_word(form):
-                continue  # "Commander" of "Command", "Designer" of "Design" are words of their own
+            if (not present(form) or norm(form) in table.keep or form.casefold() in GENERIC
+                    or is_word(form) and not is_proper_entry(form)):
+                continue  # "Commander" of "Command", "Designer" of "Design" are words of their own; "Sicilian" is none
             if is_known_name(form) and label not in ("GPE", "LOC", "FAC"):
                 continue  # "Julian" beside "Julia MacRae Books" is a given name; "Roman" beside "Rome" follows it
             table.part_map[norm(form)] = demonym_for(new, form)
+            if norm(form + "s") in table.entities:  # "Texans", which NER mapped alone: the plural follows too
+                table.part_map[norm(form + "s")] = demonym_for(new, form) + "s"
             if norm(form) not in table.entities:
                 table.entities[norm(form)] = Entity(norm(form), "NORP", form, [form])
                 added.append(table.entities[norm(form)])
