@@ -532,6 +532,8 @@ def test_a_compound_is_foreign_when_a_part_is(word: str, expected: bool) -> None
     ("Losses | 1939/40 | Total\nDirect | 360,000 | 543,000\nMurdered | 75,000 | 506,000", "Total", True),
     ("George Moor | April 30, 1789\nJohn Dale | December 14, 1799", "George Moor", False),  # rows alike
     ("Team | Venue", "Venue", True),  # one row of words
+    ("Pos | Team\n1 | Harbour Rovers\n\nSpeed | Train | Power\n202 km/h | Mallard | Steam", "Train", True),  # a second
+    ("Pos | Team\n1 | Harbour Rovers\nSpeed | Train | Power\n202 km/h | Mallard | Steam", "Train", False),  # table
 ])
 def test_a_header_row_is_the_first_row_unlike_the_rows_below(text: str, word: str, expected: bool) -> None:
     start = text.index(word)

@@ -425,7 +425,18 @@ def _column_word_at(text: str, start: int, end: int) -> bool:
         return True
     if acronym_key_cell(text, start, end):
         return True  # "GPU | Adreno 530", "ISBN | 978-...": an infobox key, a label however it is written
+    if _header_abbreviation(text, start, end):
+        return True  # "| Train | Arr. | Power |"
     return _plain_key(word) and _opens_key_cell(text, start, end)
+
+
+def _header_abbreviation(text: str, start: int, end: int) -> bool:
+    """True for a short capitalised word with its period filling a cell of a table's header row: a column's name
+    written short ("| Arr. |", "| Pts. |", "| Pos. |"), no known name, place or country."""
+    word = text[start:end]
+    return (2 <= len(word) <= 5 and word[:1].isupper() and word[1:].islower() and text[end:end + 1] == "."
+            and cell_span(text, start, end + 1) == (start, end + 1) and header_row(text, start, end)
+            and not is_known_name(word) and not known_place(word) and country_of(word) is None)
 
 
 def _opens_key_cell(text: str, start: int, end: int) -> bool:

@@ -156,7 +156,7 @@ def header_row(text: str, start: int, end: int) -> bool:
     line_start, line = _line(text, start, end)
     if not ROW.search(line) or ROW.search(text, start, end):
         return False
-    before = text[:line_start].rstrip("\n").rsplit("\n", 1)[-1] if line_start else ""
+    before = text[:line_start - 1].rsplit("\n", 1)[-1] if line_start else ""  # a blank line ends a table
     if ROW.search(before):
         return False
     below = []
