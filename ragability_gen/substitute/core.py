@@ -303,7 +303,7 @@ def _no_written_words(found: list[Mention], texts: Sequence[str], first_field: M
     if not words:
         return found
     terms = {w: next(m.label for m in found if m.text == w) for w in words
-             if not plain_written(w) and ("noun" in classes(w) or not classes(w))}
+             if not plain_written(w) and (not (known := classes(w)) or "noun" in known)}
     out = [m for m in found if m.text not in words or m.text in terms]
     for w, label in terms.items():
         out += [Mention(first_field[t], m.start(), m.end(), m[0], label)

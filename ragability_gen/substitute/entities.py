@@ -357,7 +357,8 @@ def ordinary_written_words(candidates: Iterable[str], texts: Sequence[str]) -> s
 def plain_written(word: str) -> bool:
     """True for a ``written_words`` word that is no term: at least as common as ``TERM_ZIPF``, or no noun in the
     lexicon ("Authenticated." opening a cell beside "the first authenticated 100 mph", "Unmodified")."""
-    return is_common(word, TERM_ZIPF) or all(upos != "NOUN" for upos, _ in readings(word) or {("NOUN", "")})
+    found = readings(word)  # none for a word the lexicon lacks: a noun, as terms are
+    return is_common(word, TERM_ZIPF) or bool(found) and all(upos != "NOUN" for upos, _ in found)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from .entities import _POSSESSIVE, MONTHS_DAYS, TITLES, Mention, ordinary
+from .entities import _POSSESSIVE, ABBREVIATED_TITLES, MONTHS_DAYS, Mention, ordinary
 from .names import is_common, is_word
 from .places import listed_place
 from .words import never_name
@@ -234,7 +234,8 @@ def _run(text: str, start: int, closing: str | None, limit: int | None = None) -
             break
         word = m[0].rstrip(".'’" if closing is None else ".")
         if _CAPITAL_NEXT.match(text, m.end(), end_at) and (
-                m[0] == word + "." and word.casefold() in TITLES  # "Sgt. Pepper's Lonely Hearts Club Band", "Dr. No"
+                m[0] == word + "." and word.casefold() in ABBREVIATED_TITLES  # "Sgt. Pepper's Lonely Hearts Club
+                # Band", "Dr. No"; not "the film Return of the King. Then he ...", a sentence's end
                 or m[0] == word and _POSSESSIVE.search(word) and not _DATE_AFTER.match(text, m.end(), end_at)):
             word = m[0]  # "Schindler's List": a possessive before a capital is the title's
         else:
