@@ -48,9 +48,9 @@ from .words import (
     key_column,
     key_label,
     label_cell,
+    measure_at,
     never_name,
     row_bracket,
-    scale_at,
     sentence_start,
     unit_at,
 )
@@ -1158,7 +1158,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if len(content) == 1 and len(words) == 1 and content[0].casefold() in HEADS:
             continue  # "the Opposition's push", "the Cabinet's decision": alone, no name
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
-                or len(words) == 1 and (short_month(text, s, e) or counted(text, s, e) or scale_at(text, s, e))
+                or len(words) == 1 and (short_month(text, s, e) or counted(text, s, e) or measure_at(text, s, e))
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
                 or label_words(words, text, s, e)):
             continue

@@ -43,7 +43,7 @@ from .entities import (
 from .kinds import scripts
 from .names import is_common, singulars
 from .places import country_of
-from .words import cell_span, never_name, scale_at, sentence_start
+from .words import cell_span, measure_at, never_name, sentence_start
 
 KINDS = ("name", "ner", "country", "rare", "script")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
@@ -75,9 +75,9 @@ def _kept_word(word: str) -> bool:
 
 
 def _unit_or_kind(text: str, start: int, end: int) -> bool:
-    """A scale named after a person ("40 degrees Celsius") or a common noun before its number ("Hangar 12", "String
-    Quartet No. 8"): no name."""
-    return scale_at(text, start, end) or numbered_thing(text, start, end) or work_kind_at(text, start, end)
+    """A unit after a number ("12 MPa") or a scale named after a person ("40 degrees Celsius"), or a common noun
+    before its number ("Hangar 12", "String Quartet No. 8"): no name."""
+    return measure_at(text, start, end) or numbered_thing(text, start, end) or work_kind_at(text, start, end)
 
 
 def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int, str]]]) -> set[str]:

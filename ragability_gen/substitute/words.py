@@ -35,7 +35,7 @@ FOOTNOTE = re.compile(r"(?<=[^\s\[])" + _MARK + r"(?!\])")
 """A footnote mark that Wikipedia text copied as plain text keeps: "[12]", "[a]", "[note 3]", "[citation
 needed]", after the word or stop it belongs to. Lower case only, so a bracketed name is never one."""
 _MARKS_AT_END = re.compile(r"(?<=[^\s\[])(?:" + _MARK + r")+$")
-_UNIT_AFTER_NUMBER = re.compile(r"\d(?:[\d.,]*\d)?\s?$")
+_UNIT_AFTER_NUMBER = re.compile(r"\d(?:[\d.,]*\d)?[^\S\n]?\Z")
 _SCALES = frozenset("Celsius Fahrenheit Kelvin Rankine Réaumur Centigrade Richter Mercalli Beaufort Fujita Mohs"
                     .split())
 _DEGREES_BEFORE = re.compile(r"(?i)(?:\bdegrees?|°)\s*$")
@@ -71,7 +71,8 @@ def scale_at(text: str, start: int, end: int) -> bool:
 
 
 def unit_at(text: str, start: int, end: int) -> bool:
-    """True for a short word right after a number ("50 MW", "12km"): a unit or a designator, no name.
+    """True for a short word right after a number on its line ("50 MW", "12km"): a unit or a designator, no name;
+    not a word opening the next line ("7:47:16\nISC event | ...").
 
     A word written like a name (a capital, then three lower-case letters) is none: "Doha" and "Riga" after
     a year in a results table ("2005 Doha") are places.
@@ -82,6 +83,13 @@ def unit_at(text: str, start: int, end: int) -> bool:
     if len(word) >= 4 and word[:1].isupper() and word[1:].isalpha() and word[1:].islower():
         return False
     return end - start <= 4 and _UNIT_AFTER_NUMBER.search(text[max(0, start - 24):start]) is not None
+
+
+def measure_at(text: str, start: int, end: int) -> bool:
+    """``unit_at`` for a unit written with a small letter or a scale ("12 MPa", "5 GBq", "40 degrees Celsius"), no
+    acronym, which after a number may name an event or an organisation as well ("the 2014 CES", "2017 IPL",
+    "7 IITs")."""
+    return unit_at(text, start, end) and not text[start:end].rstrip("s").isupper()
 
 
 def mask_footnotes(text: str) -> str:
