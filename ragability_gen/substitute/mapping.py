@@ -565,8 +565,21 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
         head = next(i for i, w in enumerate(words) if i and w.casefold() in AWARDS)
         return named or [i for i in out if i < head]  # "Golden Globe" of "Golden Globe Award for Best Actress", not
         # its category; none: the first word changes ("Academy" of "Academy Award for Best Picture", see _map_parts)
+    if not person and _acronym_before_words(ent, words):
+        return [0]  # "SM Entertainment" -> "NJH Entertainment", "CAS Number | 7440-45-1" -> "WKK Number"
     out = [i for i in out if words[i].casefold() not in HEADS]  # none left: see _map_parts
     return out if person else [i for i in out if words[i].casefold() not in _SPORTS] or out  # "Joe Hockey" changes
+
+
+def _acronym_before_words(ent: Entity, words: Sequence[str]) -> bool:
+    """True for a name of an organisation's acronym before ordinary words that say what it is or does ("SM
+    Entertainment", "DC Comics", "IDW Publishing", an infobox's key "CAS Number"): the acronym names it, and only it
+    changes. Not a work's title, and not where a word after it is a place, a country or a given name ("EMI Columbia",
+    "GI Joe")."""
+    return (ent.label not in ("TITLE", "WORK_OF_ART") and len(words) >= 2 and 2 <= len(words[0]) <= 5
+            and words[0].isalpha() and words[0].isupper()
+            and all(ordinary(w) and is_word(w.lower()) and not is_given_name(w) and not known_place(w)
+                    and country_of(w) is None for w in words[1:]))
 
 
 def _written_lower(ent: Entity) -> bool:
