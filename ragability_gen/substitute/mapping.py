@@ -221,7 +221,7 @@ class Table:
         dog show"; not "title | Citation")."""
         if dated(text, start, end):
             return False
-        if self._whole_name(text, start, end, key):
+        if self._whole_name(text, start, end, key) or self._name_runs_on(text, start, end, key):
             return True
         if is_name is not None and not is_name(start) and not self._sole_word(text, start, end, key):
             return False
@@ -239,6 +239,18 @@ class Table:
         if in_row(text, start):
             return cell_span(text, start, end) == (start, end) and not column_cell(text, start, end)
         return all(w.lower() not in self.written_lower for w in found.split())
+
+    def _name_runs_on(self, text: str, start: int, end: int, key: str) -> bool:
+        """True when ``text[start:end]`` is followed by the words that follow it in a spelling of entity ``key``, a
+        capitalised one among them: the name's other words tell what a sentence's capital does not ("Broccoli, You
+        Too? was formed in 2005" beside NER's "Kiha & the Faces, Broccoli, You Too")."""
+        found = norm(text[start:end])
+        for surface in self.entities[key].surfaces:
+            for a, b in parts(surface):
+                rest = surface[b:]
+                if norm(surface[a:b]) == found and any(c.isupper() for c in rest) and text.startswith(rest, end):
+                    return True
+        return False
 
     def _sole_word(self, text: str, start: int, end: int, key: str) -> bool:
         """True when the ordinary word ``text[start:end]`` opening a sentence before a lower-case word is, but for
