@@ -727,6 +727,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                 or _OF_THE_YEAR.search(text, s, e) is not None) and all(ordinary(w) or never_name(w) for w in content):
             continue  # "nominated for Best Actress", "won Record of the Year": an award's category, no name; not
             # "Most Oriental Orthodox churches" opening a clause
+        if label not in ("GPE", "LOC") and _category_before(text, s, e):
+            continue  # "won the Best Modern Rock Song" (NER's person "Rock Song")
         if len(words) == 1 and label not in ("NORP", "LANGUAGE"):
             if _camel(words[0]):
                 out.append(Mention(field_name, s, e, text[s:e], label))  # "the iPhone", "eBay"
@@ -758,6 +760,23 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                                                    for a, b in caps):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "French troops", "Americans' fears"
     return out
+
+
+_RUN_BEFORE = re.compile(r"(?<![\w'’-])(?:[A-Z][\w'’-]*[ \t]+(?:(?:in|a|an|the|of|by|or|and)[ \t]+)*)+\Z")
+"""Capitalised words, maybe with function words between them, running up to a position."""
+
+
+def _category_before(text: str, start: int, end: int) -> bool:
+    """True for words at ``text[start:end]`` ending an award's category that opens before them: capitalised ordinary
+    words from "Best", "Outstanding" or "Most" on ("won the Best Modern Rock Song", where NER's person is "Rock Song";
+    "Outstanding Lead Actress in a Drama Series"); not "Most" opening a sentence."""
+    run = _RUN_BEFORE.search(text, max(0, start - 120), start)
+    if run is None:
+        return False
+    capitals = [w for w in _PART.findall(text, run.start(), end) if w[:1].isupper()]
+    return (capitals[0].casefold() in _CATEGORY_OPENERS and not (capitals[0] == "Most"
+                                                                 and sentence_start(text, run.start()))
+            and all(ordinary(w) or never_name(w) for w in capitals))
 
 
 def work_kind_at(text: str, start: int, end: int) -> bool:
@@ -1162,6 +1181,8 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
                 or label_words(words, text, s, e)):
             continue
+        if _category_before(text, s, e) and not _place(text[s:e]) and text[s:e] not in city_names():
+            continue  # "Outstanding Lead Actress in a Drama Series"; not "... in Los Angeles"
         if len(words) >= 2 and _town_in_cell(text, s, e):
             out.append(Mention(field_name, s, e, text[s:e], "GPE"))  # "| Union City |", which NER missed
             continue
