@@ -145,6 +145,19 @@ def test_metadata_titles_follow_and_source_urls_go() -> None:
     assert rec["removed"] == ["metadata/url"] and r.summary.urls_removed == 1
 
 
+def test_metadata_bars_make_no_table() -> None:
+    """A metadata value joined by bars (WikiCollide's evidence titles) is no table with a header row: its names change
+    as they do in the contexts."""
+    inst = make(["The album Graduation by the Seoul band Hyukoh came out in 2008.",
+                 "The Seoul band Hyukoh released the album Graduation in 2009."],
+                "When did Hyukoh release the album Graduation?", [("2008", "In 2008."), ("2009", "In 2009.")],
+                metadata={"evidence_titles": "Seoul | Graduation (Hyukoh album)"})
+    (out,), (rec,) = (r := substitute_instances([inst])).instances, r.audit
+    new = {e["original"]: e["fantasy"] for e in rec["entities"]}
+    assert {"Seoul", "Graduation", "Hyukoh"} <= new.keys()
+    assert out.metadata["evidence_titles"] == f"{new['Seoul']} | {new['Graduation']} ({new['Hyukoh']} album)"
+
+
 def test_types_and_no_dates() -> None:
     (out,), (rec,) = (r := substitute_instances([DARWIN], types=["person"], dates=False)).instances, r.audit
     assert {e["type"] for e in rec["entities"]} == {"PERSON"} and rec["date_offset"] is None
@@ -164,10 +177,10 @@ def test_no_fitting_date_offset_excludes_the_instance() -> None:
 def test_a_name_left_over_is_replaced_again(monkeypatch: pytest.MonkeyPatch) -> None:
     real = core.rewrite
 
-    def miss_in_c2(text, table, slots, offset, is_name):  # noqa: ANN001, ANN202
+    def miss_in_c2(text, table, slots, offset, is_name, cells=True):  # noqa: ANN001, ANN202
         if text.startswith("Darwin reached") and is_name is not None:  # the first pass, not the repair
             table = type(table)()  # this mention goes unnoticed the first time
-        return real(text, table, slots, offset, is_name)
+        return real(text, table, slots, offset, is_name, cells)
 
     monkeypatch.setattr(core, "rewrite", miss_in_c2)
     (out,), (rec,) = (r := substitute_instances([DARWIN], seed=3)).instances, r.audit
@@ -191,8 +204,9 @@ def test_a_second_pass_never_gives_a_new_name_what_the_first_gave_another() -> N
 def test_a_name_that_cannot_be_replaced_excludes(monkeypatch: pytest.MonkeyPatch) -> None:
     real = core.rewrite
 
-    def never_in_c2(text, table, slots, offset, is_name):  # noqa: ANN001, ANN202
-        return real(text, type(table)() if text.startswith("Darwin reached") else table, slots, offset, is_name)
+    def never_in_c2(text, table, slots, offset, is_name, cells=True):  # noqa: ANN001, ANN202
+        return real(text, type(table)() if text.startswith("Darwin reached") else table, slots, offset, is_name,
+                    cells)
 
     monkeypatch.setattr(core, "rewrite", never_in_c2)
     result = substitute_instances([DARWIN], seed=3)

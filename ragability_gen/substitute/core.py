@@ -491,14 +491,14 @@ class _Group:
         """Rewrite one text; problems and repairs are worded without the field, which the row adds.
 
         Metadata (ids, labels, titles) gets names replaced but no date shift, and no name test: NER did
-        not read it, so every alias mention in it is replaced.
+        not read it, so every alias mention in it is replaced, also between bars, which make no table there.
         """
         slots = [] if metadata else self.slots[text]
-        rw = rewrite(text, self.table, slots, self.offset, None if metadata else self.is_name[text])
+        rw = rewrite(text, self.table, slots, self.offset, None if metadata else self.is_name[text], not metadata)
         left = self.table.leftovers(rw.new)
         if left:
             # every mention of an alias, also where the name test judged it an ordinary word
-            rw = rewrite(text, self.table, slots, self.offset, None)
+            rw = rewrite(text, self.table, slots, self.offset, None, not metadata)
             still = self.table.leftovers(rw.new)
             rw.repairs.append((ENTITY_REPLACED_AGAIN, f"{', '.join(left)} replaced again"))
             rw.problems += [(ENTITY_LEFT, f"original entity {s!r} is left") for s in still]

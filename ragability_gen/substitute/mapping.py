@@ -179,19 +179,22 @@ class Table:
                        if (mode := self._lookup(m["name"])[1]) not in ("", "proper")
                        and not self._kept_here(view, m.start(), m.start() + len(m["name"]), mode)})
 
-    def _kept_here(self, text: str, start: int, end: int, mode: str) -> bool:
+    def _kept_here(self, text: str, start: int, end: int, mode: str, cells: bool = True) -> bool:
         """True when the mention ``text[start:end]`` of an alias of ``mode`` is, where it stands, no mention of the
-        name: a word of another name ("the Foreign Minister" beside "the Foreign Office") or of a header row naming
-        columns ("| Year | Winner | Song |", though "Song" is a surname elsewhere)."""
-        return _another_names(text, start, end, mode, self.part_map) or column_words_at(text, start, end)
+        name: a word of another name ("the Foreign Minister" beside "the Foreign Office") or, with ``cells``, of a
+        header row naming columns ("| Year | Winner | Song |", though "Song" is a surname elsewhere)."""
+        return (_another_names(text, start, end, mode, self.part_map)
+                or cells and column_words_at(text, start, end))
 
-    def matches(self, text: str, is_name: Callable[[int], bool] | None = None) -> list[Hit]:
+    def matches(self, text: str, is_name: Callable[[int], bool] | None = None, cells: bool = True) -> list[Hit]:
         """Every alias mention in ``text`` whose replacement differs from it.
 
         Args:
             is_name: Whether the capitalised word at an offset is a name (see ``NameTest``); "proper"
                 aliases need it.
                 None accepts every mention (for text the tagger has not seen).
+            cells: Whether bars in ``text`` make table cells, whose header row's words stay; not in a metadata value
+                ("evidence_titles": "Korean Music Awards | Graduation (Broccoli, You Too? album)").
         """
         if self.regex is None:
             return []
@@ -205,7 +208,7 @@ class Table:
             if not key or mode == "proper" and not self._proper_here(view, m.start(), m.start() + len(found), key,
                                                                      is_name):
                 continue
-            if self._kept_here(view, m.start(), m.start() + len(found), mode):
+            if self._kept_here(view, m.start(), m.start() + len(found), mode, cells):
                 continue
             edits = self.replaced_parts(found, m.start())
             if edits:

@@ -75,17 +75,18 @@ class Rewrite:
 
 
 def rewrite(text: str, table: Table, slots: Sequence[Slot], offset: int | None,
-            is_name: Callable[[int], bool] | None) -> Rewrite:
+            is_name: Callable[[int], bool] | None, cells: bool = True) -> Rewrite:
     """Apply the name mapping and the date shift to ``text``.
 
     Args:
         slots: The text's date slots, shifted by ``offset`` (ignored when offset is None).
         is_name: Name test for "proper" aliases (see ``entities.NameTest``); None accepts every mention.
+        cells: Whether bars make table cells (see ``Table.matches``); not in metadata.
     """
     rw = Rewrite(text, slots=list(slots) if offset is not None else [])
     edits = [Edit(s.start, s.end, render(s, text[s.start:s.end], offset), "date")
              for s in rw.slots if offset is not None]
-    for hit in table.matches(text, is_name):
+    for hit in table.matches(text, is_name, cells):
         parts, new = hit.parts, hit.new
         if any(hit.start < s.expr[1] and s.expr[0] < hit.end for s in rw.slots):
             # a name and a date overlap: the date edit wins where they do ("May 2019"), and the name's other
