@@ -27,8 +27,9 @@ CONTENT_STOP_WORDS = frozenset("amount back bottom call empty fire front full gi
                                "see serious show side take top used using whole".split())
 """Words of spaCy's stop list that are content words in a title ("Best in Show", "Back to the Future")."""
 ERAS = frozenset("bc ad bce ce b.c. a.d. b.c.e. c.e.".split())
-_LABELS = frozenset("ipa".split())
-"""Labels of a rendering ("IPA: [mɐˈskva]"), no names."""
+_LABELS = frozenset("ipa utc gmt".split())
+"""Labels of a rendering ("IPA: [mɐˈskva]") and the world's time standards ("UTC time | 1999-09-20 17:47:16"), no
+names."""
 _STARTERS = "|*•#=;:.!?\t"
 _MARK = r"\[(?:[a-z0-9]{1,4}|(?:note|nb|n) ?\d{1,3}|[a-z][a-z ]{2,24}\??)\]"
 FOOTNOTE = re.compile(r"(?<=[^\s\[])" + _MARK + r"(?!\])")
@@ -50,7 +51,7 @@ def _never() -> frozenset[str]:
 
 
 def never_name(word: str) -> bool:
-    """True for a word that is no name: a stop word, number word, ordinal, era or rendering label.
+    """True for a word that is no name: a stop word, number word, ordinal, era, rendering label or time standard.
 
     A stop word written in capitals is a code ("US" beside "Texas"), no stop word; era markers and
     labels ("BC", "IPA") are never names however they are written.
