@@ -650,8 +650,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                 s, e = ps[names[0]][0], ps[names[-1]][1]
                 ps, first = ps[names[0]:names[-1] + 1], 0
         if label == "PERSON":
-            if _verb_after(text, s, ps[first:], is_name):  # "Who did Emma Marry?"
-                e = ps[-2][1]
+            if _verb_after(text, s, ps[first:], is_name) or _noun_after(text, ps[first:]):  # "Who did Emma Marry?",
+                e = ps[-2][1]  # "another Spielberg Film"
             s = _given_before(text, s, ents)
         ps = _parts_at(text, s, e)
         words = [text[a:b] for a, b in ps]
@@ -1009,6 +1009,19 @@ def _verb_after(text: str, start: int, ps: Sequence[tuple[int, int]], is_name: N
     if len(ps) < 2 or _AUXILIARY_BEFORE.search(text, max(0, start - 12), start) is None:
         return False
     return is_name.classes(text[slice(*ps[-1])]) == {"verb"}
+
+
+_WORKS = frozenset("film films movie movies album albums novel novels".split())
+"""Kinds of works that follow their maker's name ("another Spielberg Film")."""
+
+
+def _noun_after(text: str, ps: Sequence[tuple[int, int]]) -> bool:
+    """True when the last of the parts ``ps`` of a person's name is a kind of work (``_WORKS``) after a word the
+    dictionary lacks: the work is no part of the name NER took it into ("another Spielberg Film"; not "Tom Album")."""
+    if len(ps) < 2:
+        return False
+    last, before = text[slice(*ps[-1])], text[slice(*ps[-2])]
+    return last[1:].islower() and last.casefold() in _WORKS and before.isalpha() and not is_word(before.lower())
 
 
 def _given_before(text: str, start: int, ents: Sequence[tuple[int, int, str]]) -> int:
