@@ -144,6 +144,8 @@ push", "the Treasury", "the Test starts")."""
 POSITIONS = frozenset("north south east west northern southern eastern western central upper lower middle new old "
                       "great little".split())
 """The designators that tell a compass point or position: "North-East" and "Upper West" name no one place."""
+_COMPASS = frozenset("north south east west northern southern eastern western central middle".split())
+"""The ``POSITIONS`` that tell a compass point: "| West Indies |" names a place, "| New Flyer |" need not."""
 MONTHS_DAYS = frozenset("january february march april may june july august september october november december "
                          "monday tuesday wednesday thursday friday saturday sunday".split())
 _PART = re.compile(rf"(?:[^\W\d_]\.){{2,}}|[^\W_](?:[^\W_]|{MARKS})*(?:['’][^\W_](?:[^\W_]|{MARKS})*)*")
@@ -540,8 +542,9 @@ def label_words(words: Sequence[str], text: str, start: int, end: int, named: bo
     - Ordinary words alone in a table cell or a label ("Total distance", "Born"), or filling an item of a list in a
       cell whose capitalised words are all ordinary and no known names ("| Leg 1, Home |"); not where ``named`` (a
       person of NER's of two words or more whose first word is a given name or no dictionary word, or whose family
-      name follows a proper noun; a designated place of two words or more; a country: "Chuck Porter", "Lake
-      Superior", "South Africa"; not "Best Newcomer", "Brought Down"), nor where a word is a known place or a known
+      name follows a proper noun; a designated place of two words or more; a place NER saw named by a compass point
+      before another word; a country: "Chuck Porter", "Lake Superior", "| West Indies |", "South
+      Africa"; not "Best Newcomer", "Brought Down", "| North East |"), nor where a word is a known place or a known
       name that is no dictionary word ("| Washington Redskins |", "| Europe |", "| Steve Young |").
 
     Countries and words the dictionary writes only capitalised are no label ("| China |", "| Great Britain |")."""
@@ -707,7 +710,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                                    or words[0].casefold() in TITLES and is_given_name(words[1])  # "Prince William"
                                    or is_surname(words[-1]) and is_name.tagged(ps[0][0]))
             and not demonym_or_language(words[0]) or label in _DESIGNATED and any(
-                w.casefold() in GENERIC and w.casefold() not in POSITIONS for w in words[:-1] + words[1:]))
+                w.casefold() in GENERIC and w.casefold() not in POSITIONS for w in words[:-1] + words[1:])
+            or label in ("GPE", "LOC") and words[0].casefold() in _COMPASS and words[-1].casefold() not in POSITIONS)
         if _header_name(text, s, e, words):
             out.append(Mention(field_name, s, e, text[s:e], label))
             continue
