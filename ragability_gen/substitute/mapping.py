@@ -586,15 +586,21 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
     return out if person else [i for i in out if words[i].casefold() not in _SPORTS] or out  # "Joe Hockey" changes
 
 
+_BUSINESSES = frozenset("""number entertainment comics publishing publications records recordings media productions
+    pictures films studios music group holdings games software systems technologies networks television radio
+    broadcasting communications airlines airways motors digital interactive electronics education sports news press
+    books mobile global worldwide""".split())
+"""Words that say what an organisation named by an acronym is or does ("SM Entertainment", "DC Comics")."""
+
+
 def _acronym_before_words(ent: Entity, words: Sequence[str]) -> bool:
-    """True for a name of an organisation's acronym before ordinary words that say what it is or does ("SM
-    Entertainment", "DC Comics", "IDW Publishing", an infobox's key "CAS Number"): the acronym names it, and only it
-    changes. Not a work's title, and not where a word after it is a place, a country or a given name ("EMI Columbia",
-    "GI Joe")."""
+    """True for a name of an organisation's acronym before words that say what it is or does (``_BUSINESSES``, or
+    designators: "SM Entertainment", "DC Comics", "IDW Publishing", "BBC Radio", an infobox's key "CAS Number"): the
+    acronym names it, and only it changes. Not a work's title, nor a ship's or a team's name of other words ("HMNZS
+    Achilles", "BC Lions", "CMT Crossroads")."""
     return (ent.label not in ("TITLE", "WORK_OF_ART") and len(words) >= 2 and 2 <= len(words[0]) <= 5
-            and words[0].isalpha() and words[0].isupper()
-            and all(ordinary(w) and is_word(w.lower()) and not is_given_name(w) and not known_place(w)
-                    and country_of(w) is None for w in words[1:]))
+            and words[0].isalpha() and words[0].isupper() and any(w.casefold() in _BUSINESSES for w in words[1:])
+            and all(w.casefold() in _BUSINESSES or w.casefold() in GENERIC for w in words[1:]))
 
 
 def _written_lower(ent: Entity) -> bool:
