@@ -125,12 +125,14 @@ GENERIC = frozenset("""
 """Designators kept as they are inside names ("RMS Lusitania", "Tobolsk Viceroyalty", "Free City of Oskel")."""
 AWARDS = frozenset("award awards prize prizes medal medals trophy trophies cup cups".split())
 """Designators of awards: an award's name changes, its field stays ("Nobel Prize in Physics", see ``mapping``)."""
-_CATEGORY_OPENERS = frozenset("best outstanding most".split())
+_CATEGORY_OPENERS = frozenset("best outstanding most favourite favorite".split())
 _PERIODS = frozenset("old middle medieval mediaeval ancient classical vulgar late early modern archaic koine biblical "
                      "standard contemporary colloquial literary".split())
 """Words naming a period or register of a language ("Medieval Latin", "Early Modern English"): they stay, and the
 language after them is the name."""
 _OF_THE_YEAR = re.compile(r"\bof the Year$")
+_OF_THE_YEAR_AFTER = re.compile(r"(?i)[ \t]+of[ \t]+the[ \t]+year\b")
+_OF_THE_BEFORE = re.compile(r"(?i)\bof[ \t]+the[ \t]+\Z")
 """An award's category: "Best Picture", "Outstanding Drama Series", "Most Valuable Player", "Album of the Year"."""
 _SETTLEMENT_AFTER = re.compile(r"(?:,[ \t]+|[ \t]+(?:is|was)[ \t]+)(?:a|an|the)[ \t]+(?:[a-z-]+[ \t]+){0,3}?"
                                r"(?:city|town|village|commune|municipality|borough|suburb|hamlet|settlement|"
@@ -157,6 +159,9 @@ _ROMAN = re.compile(r"(?=[IVXLC])C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
 _TRAIL = re.compile(r"(?:['’]s|['’]|[^\w.]+|(?<=[^\W\d_]{2})\.)$")
 
 
+_CUT_AFTER = frozenset("of the and a an".split())
+"""Function words that end no name: an NER span ending with one was cut short ("New Artist Of"); not "On" or "In",
+which may end a title ("You Keep Me Hangin' On")."""
 _POSSESSIVE = re.compile(r"['’]s$")
 _NONSPACE = re.compile(r"\S+")
 _SHAPE = str.maketrans({"’": "'", "–": "-", "—": "-"})
@@ -280,8 +285,8 @@ def trim(text: str, start: int, end: int) -> tuple[int, int] | None:
     while words and (not core(*words[0]) or core(*words[0]).casefold() in ("the", "a", "an")
                      or any(c.isdigit() for c in text[slice(*words[0])]) or lower(*words[0])):
         words.pop(0)
-    while words and (not core(*words[-1]) or lower(*words[-1])):
-        words.pop()
+    while words and (not core(*words[-1]) or lower(*words[-1]) or core(*words[-1]).casefold() in _CUT_AFTER):
+        words.pop()  # "New Artist Of" of "Top 40 New Artist Of The Year": NER cut the name
     if not words:
         return None
     start, end = words[0][0], words[-1][1]
@@ -709,7 +714,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             label == "PERSON" and (is_given_name(words[0]) or not is_word(words[0])
                                    or words[0].casefold() in TITLES and is_given_name(words[1])  # "Prince William"
                                    or is_surname(words[-1]) and is_name.tagged(ps[0][0]))
-            and not demonym_or_language(words[0]) or label in _DESIGNATED and any(
+            and not demonym_or_language(words[0]) and words[0].casefold() not in _CATEGORY_OPENERS
+            or label in _DESIGNATED and any(
                 w.casefold() in GENERIC and w.casefold() not in POSITIONS for w in words[:-1] + words[1:])
             or label in ("GPE", "LOC") and words[0].casefold() in _COMPASS and words[-1].casefold() not in POSITIONS)
         if _header_name(text, s, e, words):
@@ -726,12 +732,15 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if (label == "PERSON" and len(words) >= 2 and not named and all(ordinary(w) for w in content)
                 and cell_span(text, s, e) != (s, e)):
             continue  # "| Best Breakthrough Performance |": ordinary words opening a cell, no given name among them
-        if len(words) >= 2 and not named and (
+        if len(words) >= 2 and not named and all(ordinary(w) or never_name(w) or w.casefold() in _CATEGORY_OPENERS
+                                                 for w in content) and (
                 words[0].casefold() in _CATEGORY_OPENERS and not (words[0] == "Most" and sentence_start(text, s))
-                or _OF_THE_YEAR.search(text, s, e) is not None) and all(ordinary(w) or never_name(w) for w in content):
-            continue  # "nominated for Best Actress", "won Record of the Year": an award's category, no name; not
-            # "Most Oriental Orthodox churches" opening a clause
-        if label not in ("GPE", "LOC") and _category_before(text, s, e):
+                or _OF_THE_YEAR.search(text, s, e) is not None or _OF_THE_YEAR_AFTER.match(text, e) is not None
+                or words[0] == "Year" and _OF_THE_BEFORE.search(text, max(0, s - 12), s) is not None):
+            continue  # "nominated for Best Actress", "won Record of the Year", "Top 40 New Artist Of The Year", the
+            # "Year Awards" of "Woman Of The Year Awards": an award's category, no name; not "Most Oriental Orthodox
+            # churches" opening a clause
+        if label not in ("GPE", "LOC") and category_before(text, s, e):
             continue  # "won the Best Modern Rock Song" (NER's person "Rock Song")
         if len(words) == 1 and label not in ("NORP", "LANGUAGE"):
             if _camel(words[0]):
@@ -770,17 +779,19 @@ _RUN_BEFORE = re.compile(r"(?<![\w'’-])(?:[A-Z][\w'’-]*[ \t]+(?:(?:in|a|an|t
 """Capitalised words, maybe with function words between them, running up to a position."""
 
 
-def _category_before(text: str, start: int, end: int) -> bool:
+def category_before(text: str, start: int, end: int) -> bool:
     """True for words at ``text[start:end]`` ending an award's category that opens before them: capitalised ordinary
-    words from "Best", "Outstanding" or "Most" on ("won the Best Modern Rock Song", where NER's person is "Rock Song";
-    "Outstanding Lead Actress in a Drama Series"); not "Most" opening a sentence."""
+    or dictionary words that are no known names from "Best", "Outstanding" or "Most" on ("won the Best Modern Rock
+    Song", where NER's person is "Rock Song"; "Outstanding Lead Actress in a Drama Series"; "Best Rebounder:  Ayman
+    Dais"); not "Most" opening a sentence, nor a place ("... in a Drama Series in Los Angeles")."""
     run = _RUN_BEFORE.search(text, max(0, start - 120), start)
-    if run is None:
+    if run is None or _place(text[start:end]) or text[start:end] in city_names():
         return False
     capitals = [w for w in _PART.findall(text, run.start(), end) if w[:1].isupper()]
     return (capitals[0].casefold() in _CATEGORY_OPENERS and not (capitals[0] == "Most"
                                                                  and sentence_start(text, run.start()))
-            and all(ordinary(w) or never_name(w) for w in capitals))
+            and all(ordinary(w) or never_name(w) or w.casefold() in _CATEGORY_OPENERS
+                    or is_word(w.lower()) and not is_known_name(w) for w in capitals))
 
 
 def work_kind_at(text: str, start: int, end: int) -> bool:
@@ -1198,8 +1209,8 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
                 or label_words(words, text, s, e)):
             continue
-        if _category_before(text, s, e) and not _place(text[s:e]) and text[s:e] not in city_names():
-            continue  # "Outstanding Lead Actress in a Drama Series"; not "... in Los Angeles"
+        if category_before(text, s, e):
+            continue  # "Outstanding Lead Actress in a Drama Series"
         if len(words) >= 2 and _town_in_cell(text, s, e):
             out.append(Mention(field_name, s, e, text[s:e], "GPE"))  # "| Union City |", which NER missed
             continue

@@ -48,6 +48,7 @@ from .entities import (
     _camel,
     _kept,
     alias_pattern,
+    category_before,
     cell_span,
     column_cell,
     column_words_at,
@@ -181,9 +182,11 @@ class Table:
 
     def _kept_here(self, text: str, start: int, end: int, mode: str, cells: bool = True) -> bool:
         """True when the mention ``text[start:end]`` of an alias of ``mode`` is, where it stands, no mention of the
-        name: a word of another name ("the Foreign Minister" beside "the Foreign Office") or, with ``cells``, of a
-        header row naming columns ("| Year | Winner | Song |", though "Song" is a surname elsewhere)."""
+        name: a word of another name ("the Foreign Minister" beside "the Foreign Office"), an award's category that
+        no name of its own spells ("the Best Modern Rock Song" beside the title "Song is Universal") or, with
+        ``cells``, of a header row naming columns ("| Year | Winner | Song |", though "Song" is a surname elsewhere)."""
         return (_another_names(text, start, end, mode, self.part_map)
+                or mode != "full" and category_before(text, start, end)
                 or cells and column_words_at(text, start, end))
 
     def matches(self, text: str, is_name: Callable[[int], bool] | None = None, cells: bool = True) -> list[Hit]:

@@ -31,6 +31,7 @@ from .entities import (
     MONTHS_DAYS,
     TITLES,
     acronym_key_cell,
+    category_before,
     counted,
     label_words,
     numbered_thing,
@@ -74,10 +75,11 @@ def _kept_word(word: str) -> bool:
     return len(word) < 3 or never_name(word) or low in GENERIC or low in TITLES or low in MONTHS_DAYS
 
 
-def _unit_or_kind(text: str, start: int, end: int) -> bool:
-    """A unit after a number ("12 MPa") or a scale named after a person ("40 degrees Celsius"), or a common noun
-    before its number ("Hangar 12", "String Quartet No. 8"): no name."""
-    return measure_at(text, start, end) or numbered_thing(text, start, end) or work_kind_at(text, start, end)
+def _unnamed(text: str, start: int, end: int) -> bool:
+    """A unit after a number ("12 MPa") or a scale named after a person ("40 degrees Celsius"), a common noun before
+    its number ("Hangar 12", "String Quartet No. 8"), or a word of an award's category ("Best Rebounder:"): no name."""
+    return (measure_at(text, start, end) or numbered_thing(text, start, end) or work_kind_at(text, start, end)
+            or category_before(text, start, end))
 
 
 def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int, str]]]) -> set[str]:
@@ -90,11 +92,11 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
     for t in texts:
         for s, e, label in ents.get(t, ()):
             if label in ENTITY_TYPES:
-                out |= {t[s + a:s + b].casefold() for a, b in parts(t[s:e]) if not _unit_or_kind(t, s + a, s + b)}
+                out |= {t[s + a:s + b].casefold() for a, b in parts(t[s:e]) if not _unnamed(t, s + a, s + b)}
         for m in _WORD.finditer(t):
             w = m[0]
             if w[:1].isupper() and not ordinary(w) and not sentence_start(t, m.start()) and not counted(t, *m.span()) \
-                    and not _unit_or_kind(t, *m.span()):
+                    and not _unnamed(t, *m.span()):
                 out.add(w.casefold())
     out -= {w.casefold() for w in ordinary_written_words({w[:1].upper() + w[1:] for w in out}, texts)}
     out -= {m[0].casefold() for t in texts for m in _WORD.finditer(t)
