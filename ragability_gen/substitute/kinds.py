@@ -34,7 +34,15 @@ from string import ascii_lowercase
 from .dates import WEEKDAYS
 from .entities import FUNCTION, TERM_ZIPF, designators_only, label_words, opening_word, ordinary
 from .names import is_common, is_word, singulars
-from .places import country_of, currency_units, holiday_names, language_names, listed_place, place_names
+from .places import (
+    country_of,
+    currency_units,
+    demonym_or_language,
+    holiday_names,
+    language_names,
+    listed_place,
+    place_names,
+)
 from .words import cell_span, in_row, never_name, sentence_start
 
 _BINOMIAL = re.compile(r"(?<![\w.])([A-Z][a-z]{2,})\s+([a-z]{3,})(?!\w)")
@@ -120,9 +128,10 @@ def taxa(text: str, classes: Callable[[str], frozenset[str]] = lambda word: froz
                                      or end > m.end(1) and _latin_genus(genus) and _rare_epithet(epithet)):
             continue  # "fennica" (1.4), "vulgaris" (2.6), "sapiens" (3.0) are rare; "arena" is not; "Canis lupus
             # familiaris" and "Canis lupus" are binomials although "lupus" is an English word
-        if is_common(genus, 4.0) or country_of(genus) is not None or "verb" in classes(epithet):
-            continue  # "Roman basilica", "Several species", "Macedonian emigres": no genus; "Knowles
-            # impersonates": no epithet
+        if (is_common(genus, 4.0) or country_of(genus) is not None or demonym_or_language(genus)
+                or genus.endswith(("ian", "ean")) or "verb" in classes(epithet) or _english_plural(epithet)):
+            continue  # "Roman basilica", "Several species", "Macedonian emigres", "Iberian lynxes": no genus, no
+            # epithet; "Knowles impersonates": no epithet
         end = max(end, m.end())
         out.append((m.start(), end, text[m.start():end], "TAXON"))
     for m in _ABBREVIATED.finditer(text):
@@ -159,6 +168,11 @@ def _rare_epithet(epithet: str) -> bool:
     """True for an epithet between a Latin genus and a Latin third epithet that is no everyday English word ("leo" of
     "Panthera leo persica", a name too)."""
     return not is_common(epithet, 5.0) and not never_name(epithet) and epithet not in _RANKS
+
+
+def _english_plural(word: str) -> bool:
+    """True for the plural of an English noun ("lynxes", "emigres"): no epithet, which Latin ends otherwise."""
+    return word.endswith("s") and is_word(word) and any(s != word and is_word(s) for s in singulars(word))
 
 
 def _latin(epithet: str) -> bool:
