@@ -41,6 +41,7 @@ from .places import (
     holiday_names,
     language_names,
     listed_place,
+    one_people_units,
     place_names,
 )
 from .words import cell_span, in_row, never_name, sentence_start
@@ -318,11 +319,21 @@ _CODE_AFTER = re.compile(r"\s*\([A-Z]{3}\)")
 def currencies(text: str) -> list[Found]:
     """Currency units English hardly uses (see ``places.currency_units``), where the text speaks of money: an
     amount before ("50 kwanzas", "8 Estonian kroons"), an ISO code after ("the kroon (EEK)"), or a word of
-    money anywhere in the text ("currency", "coins", "exchange rate"). "Dram" or "austral" elsewhere stay."""
-    units = currency_units()
+    money anywhere in the text ("currency", "coins", "exchange rate"). "Dram" or "austral" elsewhere stay. A common
+    unit of one people alone (``places.one_people_units``) is one after that people's word ("the Vietnamese dong",
+    "South African rand") or after an amount where the text names the people or speaks of money ("20,000 dong",
+    "50 rand coins"); "a yen for travel" stays."""
+    units, common = currency_units(), one_people_units()
     cue: bool | None = None
     out = []
     for m in _LETTERS.finditer(text):
+        if m[0].casefold() in common and m[0].islower():
+            people = common[m[0]]
+            if re.search(rf"(?<!\w){people}\s+\Z", text[max(0, m.start() - 30):m.start()]) or (
+                    _AMOUNT_BEFORE.search(text, max(0, m.start() - 40), m.start())
+                    and (re.search(rf"(?<!\w){people}(?!\w)", text) or _MONEY_CUE.search(text))):
+                out.append((m.start(), m.end(), m[0], "CURRENCY"))  # "the Vietnamese dong", "50 rand coins"
+            continue
         if m[0].casefold() not in units:
             continue
         if cue is None:

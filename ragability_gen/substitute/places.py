@@ -117,6 +117,35 @@ def currency_units() -> frozenset[str]:
 
 
 @cache
+def one_people_units() -> dict[str, str]:
+    """The common currency units (``CURRENCY_ZIPF`` and above), case-folded, that CLDR gives one people alone, by
+    the people's word before them: "dong" -> "Vietnamese", "rand" -> "African" ("South African rand"), "yen" ->
+    "Japanese", "yuan", "kip", "leone", "sol", "lev"; not "dollar", "peso" or "rupee" (many peoples' units), and
+    not a unit English uses as a verb or an adjective ("won", "real", "mark")."""
+    from babel.numbers import get_currency_name, list_currencies
+
+    from .english import readings
+    from .names import is_common
+
+    peoples: dict[str, set[str]] = {}
+    for code in sorted(list_currencies("en")):
+        if code.startswith("X"):
+            continue
+        for count in (1, 2):
+            *before, unit = get_currency_name(code, count=count, locale="en").split()
+            low = unit.casefold()
+            if low.isalpha() and is_common(low, CURRENCY_ZIPF):  # "euro" alone too: no one people's
+                peoples.setdefault(low, set()).add(before[-1] if before else "")
+    return {unit: next(iter(words)) for unit, words in peoples.items()
+            if len(words) == 1 and next(iter(words))[:1].isupper() and not is_common(unit, _EVERYDAY_UNIT_ZIPF)
+            and all(upos == "NOUN" for upos, _ in readings(unit))}
+
+
+_EVERYDAY_UNIT_ZIPF = 4.5
+"""A currency's unit this common is an everyday word first ("gold" of "Zimbabwean gold": "3 gold medals")."""
+
+
+@cache
 def language_names() -> frozenset[str]:
     """The English names of languages in the Unicode CLDR (``babel``), one word each: "English", "Swahili"."""
     from babel import Locale
