@@ -131,9 +131,11 @@ _PERIODS = frozenset("old middle medieval mediaeval ancient classical vulgar lat
 """Words naming a period or register of a language ("Medieval Latin", "Early Modern English"): they stay, and the
 language after them is the name."""
 _OF_THE_YEAR = re.compile(r"\bof the Year$")
-_OF_THE_YEAR_AFTER = re.compile(r"(?i)[ \t]+of[ \t]+the[ \t]+year\b")
-_OF_THE_BEFORE = re.compile(r"(?i)\bof[ \t]+the[ \t]+\Z")
 """An award's category: "Best Picture", "Outstanding Drama Series", "Most Valuable Player", "Album of the Year"."""
+_OF_THE_YEAR_AFTER = re.compile(r"(?i)[ \t]+of[ \t]+the[ \t]+year\b")
+"""What follows a category's words that NER cut from it: "New Artist" of "Top 40 New Artist Of The Year"."""
+_OF_THE_BEFORE = re.compile(r"(?i)\bof[ \t]+the[ \t]+\Z")
+"""What precedes the "Year ..." that NER cut from a category: "Woman Of The Year Awards"."""
 _SETTLEMENT_AFTER = re.compile(r"(?:,[ \t]+|[ \t]+(?:is|was)[ \t]+)(?:a|an|the)[ \t]+(?:[a-z-]+[ \t]+){0,3}?"
                                r"(?:city|town|village|commune|municipality|borough|suburb|hamlet|settlement|"
                                r"market[ \t]+town|seaside[ \t]+resort|port[ \t]+city)[ \t]+(?:in|on|of|near)\b")

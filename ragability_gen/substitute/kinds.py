@@ -328,7 +328,7 @@ def currencies(text: str) -> list[Found]:
     out = []
     for m in _LETTERS.finditer(text):
         if m[0].casefold() in common and m[0].islower():
-            people = common[m[0]]
+            people = re.escape(common[m[0]])
             if re.search(rf"(?<!\w){people}\s+\Z", text[max(0, m.start() - 30):m.start()]) or (
                     _AMOUNT_BEFORE.search(text, max(0, m.start() - 40), m.start())
                     and (re.search(rf"(?<!\w){people}(?!\w)", text) or _MONEY_CUE.search(text))):

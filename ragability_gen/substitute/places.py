@@ -120,8 +120,8 @@ def currency_units() -> frozenset[str]:
 def one_people_units() -> dict[str, str]:
     """The common currency units (``CURRENCY_ZIPF`` and above), case-folded, that CLDR gives one people alone, by
     the people's word before them: "dong" -> "Vietnamese", "rand" -> "African" ("South African rand"), "yen" ->
-    "Japanese", "yuan", "kip", "leone", "sol", "lev"; not "dollar", "peso" or "rupee" (many peoples' units), and
-    not a unit English uses as a verb or an adjective ("won", "real", "mark")."""
+    "Japanese", "yuan", "kip", "leone", "sol"; not "dollar", "peso" or "rupee" (many peoples' units), "euro" (no
+    people's), nor a unit English uses as a verb or an adjective ("won", "real", "mark")."""
     from babel.numbers import get_currency_name, list_currencies
 
     from .english import readings
