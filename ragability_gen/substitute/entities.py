@@ -734,16 +734,13 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if (label == "PERSON" and len(words) >= 2 and not named and all(ordinary(w) for w in content)
                 and cell_span(text, s, e) != (s, e)):
             continue  # "| Best Breakthrough Performance |": ordinary words opening a cell, no given name among them
-        if len(words) >= 2 and not named and all(ordinary(w) or never_name(w) or w.casefold() in _CATEGORY_OPENERS
-                                                 for w in content) and (
-                words[0].casefold() in _CATEGORY_OPENERS and not (words[0] == "Most" and sentence_start(text, s))
-                or _OF_THE_YEAR.search(text, s, e) is not None or _OF_THE_YEAR_AFTER.match(text, e) is not None
+        if len(words) >= 2 and not named and all(ordinary(w) or never_name(w) for w in content) and (
+                _OF_THE_YEAR.search(text, s, e) is not None or _OF_THE_YEAR_AFTER.match(text, e) is not None
                 or words[0] == "Year" and _OF_THE_BEFORE.search(text, max(0, s - 12), s) is not None):
-            continue  # "nominated for Best Actress", "won Record of the Year", "Top 40 New Artist Of The Year", the
-            # "Year Awards" of "Woman Of The Year Awards": an award's category, no name; not "Most Oriental Orthodox
-            # churches" opening a clause
-        if label not in ("GPE", "LOC") and category_before(text, s, e):
-            continue  # "won the Best Modern Rock Song" (NER's person "Rock Song")
+            continue  # "won Record of the Year", "Top 40 New Artist Of The Year", the "Year Awards" of "Woman Of The
+            # Year Awards": an award's category, no name
+        if category_before(text, s, e):
+            continue  # "nominated for Best Actress", "won the Best Modern Rock Song" (NER's person "Rock Song")
         if len(words) == 1 and label not in ("NORP", "LANGUAGE"):
             if _camel(words[0]):
                 out.append(Mention(field_name, s, e, text[s:e], label))  # "the iPhone", "eBay"
@@ -777,21 +774,23 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
     return out
 
 
-_RUN_BEFORE = re.compile(r"(?<![\w'’-])(?:[A-Z][\w'’-]*[ \t]+(?:(?:in|a|an|the|of|by|or|and)[ \t]+)*)+\Z")
-"""Capitalised words, maybe with function words between them, running up to a position."""
+_RUN_BEFORE = re.compile(r"(?<![\w'’-])(?:[A-Z][\w'’-]*[ \t]+(?:(?:in|a|an|the|of|by|or|and)[ \t]+)*)*\Z")
+"""Capitalised words, maybe with function words between them, running up to a position (maybe none)."""
 
 
-def category_before(text: str, start: int, end: int) -> bool:
-    """True for words at ``text[start:end]`` ending an award's category that opens before them: capitalised ordinary
-    or dictionary words that are no known names from "Best", "Outstanding" or "Most" on ("won the Best Modern Rock
-    Song", where NER's person is "Rock Song"; "Outstanding Lead Actress in a Drama Series"; "Best Rebounder:  Ayman
-    Dais"); not "Most" opening a sentence, nor a place ("... in a Drama Series in Los Angeles")."""
+def category_before(text: str, start: int, end: int, here: bool = True) -> bool:
+    """True for words at ``text[start:end]`` in an award's category that opens with them (where ``here``) or before
+    them: capitalised ordinary or dictionary words that are no known names from "Best", "Outstanding", "Most" or
+    "Favourite" on ("nominated for Best Actress", "Most Valuable Player", "won the Best Modern Rock Song", where
+    NER's person is "Rock Song"; "Outstanding Lead Actress in a Drama Series"; "Best Rebounder:  Ayman Dais"); not
+    "Most" opening a sentence ("Most Oriental Orthodox churches"), nor a place ("... in a Drama Series in Los
+    Angeles")."""
     run = _RUN_BEFORE.search(text, max(0, start - 120), start)
-    if run is None or _place(text[start:end]) or text[start:end] in city_names():
+    if run is None or run.start() == start and not here or _place(text[start:end]) or text[start:end] in city_names():
         return False
     capitals = [w for w in _PART.findall(text, run.start(), end) if w[:1].isupper()]
-    return (capitals[0].casefold() in _CATEGORY_OPENERS and not (capitals[0] == "Most"
-                                                                 and sentence_start(text, run.start()))
+    return (bool(capitals) and capitals[0].casefold() in _CATEGORY_OPENERS
+            and not (capitals[0] == "Most" and sentence_start(text, run.start()))
             and all(ordinary(w) or never_name(w) or w.casefold() in _CATEGORY_OPENERS
                     or is_word(w.lower()) and not is_known_name(w) for w in capitals))
 

@@ -182,11 +182,12 @@ class Table:
 
     def _kept_here(self, text: str, start: int, end: int, mode: str, cells: bool = True) -> bool:
         """True when the mention ``text[start:end]`` of an alias of ``mode`` is, where it stands, no mention of the
-        name: a word of another name ("the Foreign Minister" beside "the Foreign Office"), an award's category that
-        no name of its own spells ("the Best Modern Rock Song" beside the title "Song is Universal") or, with
+        name: a word of another name ("the Foreign Minister" beside "the Foreign Office"), a word inside an award's
+        category that opens before it ("the Best Modern Rock Song" beside the title "Song is Universal"; not the
+        titles "Best in Show", "Best Mistake") or, with
         ``cells``, of a header row naming columns ("| Year | Winner | Song |", though "Song" is a surname elsewhere)."""
         return (_another_names(text, start, end, mode, self.part_map)
-                or mode != "full" and category_before(text, start, end)
+                or mode != "full" and category_before(text, start, end, here=False)
                 or cells and column_words_at(text, start, end))
 
     def matches(self, text: str, is_name: Callable[[int], bool] | None = None, cells: bool = True) -> list[Hit]:
