@@ -556,8 +556,10 @@ def label_words(words: Sequence[str], text: str, start: int, end: int, named: bo
 
     Countries and words the dictionary writes only capitalised are no label ("| China |", "| Great Britain |")."""
     if column_cell(text, start, end):
+        first = whole_word(words[0]).search(text, start, end)  # not where ``words`` leave out a kept word before
+        at = first.start() if first else start  # them: "Europe" of "| Western Europe |" (not "Wester")
         return (not _place(" ".join(words)) and all(map(_column_word, words[1:]))
-                and _column_word_at(text, start, start + len(words[0])))
+                and _column_word_at(text, at, at + len(words[0])))
     if all(country_of(w) is not None or capitalised_only(w) for w in words):
         return False
     if key_label(text, start, end) or (text.startswith(": ", end) and len(words) == 1 and end - start == len(words[0])
