@@ -36,6 +36,7 @@ from .places import (
     holiday_names,
     nationality,
     place_names,
+    region_after,
     town_names,
 )
 from .words import (
@@ -731,6 +732,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if len(words) == 1 and maker_at(text, s, e):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "Airbus A320-214": a maker, not a word
             continue
+        if len(words) == 1 and label in ("GPE", "LOC") and words[0][1:].islower() and region_after(text, e):
+            out.append(Mention(field_name, s, e, text[s:e], label))  # "| Fresno, CA, U.S. |" ("fresno" is a scraper),
+            continue  # "Reading, Pennsylvania": a place before its state or country is one
         if not content or label_words(content, text, s, e, named):
             continue  # "Second", "Their", a table header "Total Distance", a key "Born:"
         if (label == "PERSON" and len(words) >= 2 and not named and all(ordinary(w) for w in content)

