@@ -732,6 +732,10 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if len(words) == 1 and maker_at(text, s, e):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "Airbus A320-214": a maker, not a word
             continue
+        if (len(words) == 1 and label in ("ORG", "GPE", "LOC", "PERSON") and words[0][1:].islower()
+                and ordinary(words[0]) and _name_column(text, s, e, ents)):
+            out.append(Mention(field_name, s, e, text[s:e], label))  # "| Fulham |" among the clubs NER named
+            continue
         if len(words) == 1 and label in ("GPE", "LOC") and words[0][1:].islower() and region_after(text, e):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "| Fresno, CA, U.S. |" ("fresno" is a scraper),
             continue  # "Reading, Pennsylvania": a place before its state or country is one
@@ -1019,6 +1023,25 @@ def _town_in_cell(text: str, start: int, end: int) -> bool:
     """True for words filling a table cell alone that name a town of GeoNames (``town_names``): "| Union City |",
     which NER missed, and whose words are all designators."""
     return in_row(text, start) and cell_span(text, start, end) == (start, end) and text[start:end] in town_names()
+
+
+def _name_column(text: str, start: int, end: int, ents: Sequence[tuple[int, int, str]]) -> bool:
+    """True for a word filling a cell below a table's first row in a column whose other cells with letters, half of
+    those that hold another text and two different ones at least, NER calls persons, organisations or places with a
+    word the dictionary lacks: "| Fulham |" among "| Chelsea |", "| Portsmouth |", "| Blackburn Rovers |" of an
+    "Opponent" column (Webster's Second has "fulham", a loaded die); not "| Barge |" among "| Steamer |", nor "| Grass
+    |" among "| Clay |" (NER's organisations), nor a header or an infobox's value."""
+    cells = column_cells(text, start, end)
+    if (len(cells) < 4 or cell_span(text, start, end) != (start, end) or cells[0] == (start, end)
+            or _infobox(text, start)):
+        return False  # an infobox's values are of many kinds: "| Monarchy |" below "| Njimi |"
+    word = text[start:end]
+    others = [c for c in cells[1:] if text[slice(*c)] != word and any(ch.isalpha() for ch in text[slice(*c)])]
+    names = {span for s, e, label in ents if label in ("ORG", "GPE", "LOC", "PERSON")
+             and (span := trim(text, s, e)) is not None}
+    named = [cell for c in others if c in names and not (cell := text[slice(*c)]).isupper()
+             and not all(map(is_word, cell.split()))]  # not codes: "| DF |" among "| MF |", "| GK |"
+    return len(set(named)) >= 2 and 2 * len(named) >= len(others)
 
 
 _AUXILIARY_BEFORE = re.compile(r"(?i)(?<!\w)(?:did|does|do|will|would|could|can|should|shall|might|must)\s+$")
