@@ -47,6 +47,7 @@ from .entities import (
     ordinary,
     ordinary_written_words,
     plain_written,
+    position_cell,
     whole_word,
     written_words,
 )
@@ -325,7 +326,7 @@ def _no_categories(found: list[Mention], texts: Sequence[str]) -> list[Mention]:
     words = {m.text for m in found if m.label not in _NAMED_ANYWAY and _WORD.fullmatch(m.text)}
     keys = {m.text for m in found if m.label == "NORP" and _WORD.fullmatch(m.text) and not nationality(m.text)}
     plain = {w for w in words if any(category_cell(t, *m.span()) or acronym_key_cell(t, *m.span())
-                                     for t in tables for m in whole_word(w).finditer(t))}
+                                     or position_cell(t, *m.span()) for t in tables for m in whole_word(w).finditer(t))}
     plain |= {w for w in words | keys if _opens_key(w, tables)}
     runs = {m.text for m in found if m.label not in _NAMED_ANYWAY and " " in m.text and m.text[:1].isupper()}
     plain |= {r for r in runs if any(cell_span(t, *m.span()) == m.span() and key_word_at(t, *m.span())

@@ -845,6 +845,19 @@ def opens_plain_cell(text: str, start: int, end: int) -> bool:
             and is_word(word) and not is_proper_entry(word) and not is_known_name(word))
 
 
+_POSITION_HEADERS = frozenset({"position", "positions", "pos", "pos."})
+
+
+def position_cell(text: str, start: int, end: int) -> bool:
+    """True for a code of three capitals or fewer filling a table cell in a column headed "Position" or "Pos.": a
+    player's position ("| GK |", "| MF |", "| QB |"), no name, though NER calls it one."""
+    word = text[start:end]
+    if not (word.isupper() and len(word) <= 3 and cell_span(text, start, end) == (start, end)):
+        return False
+    cells = column_cells(text, start, end)
+    return bool(cells) and text[slice(*cells[0])].casefold() in _POSITION_HEADERS
+
+
 def category_cell(text: str, start: int, end: int) -> bool:
     """True for a dictionary word in title case filling its table cell in a column of ordinary words
     (``plain_column``): "| Clay |" below "| Hard |" and "| Grass |", a court's surface, though a given name too."""

@@ -39,6 +39,7 @@ from .entities import (
     ordinary,
     ordinary_written_words,
     parts,
+    position_cell,
     work_kind_at,
 )
 from .kinds import scripts
@@ -77,9 +78,10 @@ def _kept_word(word: str) -> bool:
 
 def _unnamed(text: str, start: int, end: int) -> bool:
     """A unit after a number ("12 MPa") or a scale named after a person ("40 degrees Celsius"), a common noun before
-    its number ("Hangar 12", "String Quartet No. 8"), or a word of an award's category ("Best Rebounder:"): no name."""
+    its number ("Hangar 12", "String Quartet No. 8"), a word of an award's category ("Best Rebounder:") or a player's
+    position in a column headed "Position" ("| LHP |"): no name."""
     return (measure_at(text, start, end) or numbered_thing(text, start, end) or work_kind_at(text, start, end)
-            or category_before(text, start, end))
+            or category_before(text, start, end) or position_cell(text, start, end))
 
 
 def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int, str]]]) -> set[str]:
