@@ -151,6 +151,8 @@ POSITIONS = frozenset("north south east west northern southern eastern western c
 """The designators that tell a compass point or position: "North-East" and "Upper West" name no one place."""
 _COMPASS = frozenset("north south east west northern southern eastern western central middle".split())
 """The ``POSITIONS`` that tell a compass point: "| West Indies |" names a place, "| New Flyer |" need not."""
+_EAST = re.compile(r"(?:Middle|Near|Far)[ \t]+East")
+"""The regions English names by their distance east, which no other words name: "the Middle East", "Far East"."""
 MONTHS_DAYS = frozenset("january february march april may june july august september october november december "
                          "monday tuesday wednesday thursday friday saturday sunday".split())
 _PART = re.compile(rf"(?:[^\W\d_]\.){{2,}}|[^\W_](?:[^\W_]|{MARKS})*(?:['’][^\W_](?:[^\W_]|{MARKS})*)*")
@@ -533,8 +535,14 @@ def column_words_at(text: str, start: int, end: int) -> bool:
 
 
 def _place(name: str) -> bool:
-    """True for a country or a place ``countryinfo`` knows, however many words it has ("United States")."""
-    return country_of(name) is not None or name in place_names()
+    """True for a country or a place ``countryinfo`` knows, however many words it has ("United States"), or a region
+    named by its distance east (``_EAST``: "Middle East")."""
+    return country_of(name) is not None or name in place_names() or east_region(name)
+
+
+def east_region(name: str) -> bool:
+    """True for a region named by its distance east (``_EAST``: "Middle East", "Far East")."""
+    return _EAST.fullmatch(name) is not None
 
 
 def label_words(words: Sequence[str], text: str, start: int, end: int, named: bool = False) -> bool:
@@ -736,6 +744,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                 and ordinary(words[0]) and _name_column(text, s, e, ents)):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "| Fulham |" among the clubs NER named
             continue
+        if label in ("GPE", "LOC") and east_region(text[s:e]):
+            out.append(Mention(field_name, s, e, text[s:e], label))  # "| Middle East | 420 |": a region, though
+            continue  # its words would make a key
         if len(words) == 1 and label in ("GPE", "LOC") and words[0][1:].islower() and region_after(text, e):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "| Fresno, CA, U.S. |" ("fresno" is a scraper),
             continue  # "Reading, Pennsylvania": a place before its state or country is one
