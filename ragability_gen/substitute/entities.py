@@ -744,6 +744,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                 and ordinary(words[0]) and _name_column(text, s, e, ents)):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "| Fulham |" among the clubs NER named
             continue
+        if len(words) == 1 and label in ("ORG", "PERSON") and _team_after_the(text, s, e):
+            out.append(Mention(field_name, s, e, text[s:e], "ORG"))  # "the Brewers beat the Astros"
+            continue
         if label in ("GPE", "LOC") and east_region(text[s:e]):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "| Middle East | 420 |": a region, though
             continue  # its words would make a key
@@ -1198,6 +1201,29 @@ def _named_by_article(text: str, run: int, start: int, end: int) -> bool:
                                and not any(c.isdigit() for c in w) for w in words)
 
 
+_THE_BEFORE = re.compile(r"(?<![\w'’-])(?<!of )the[ \t]+\Z")
+_OF_AFTER = re.compile(r"[ \t]+of\b")
+_CONTESTS = frozenset("games finals semifinals championships playoffs nationals internationals".split())
+"""Plurals that name a contest's rounds after "the", no team: "reached the Finals", "at the Games"."""
+
+
+def _team_after_the(text: str, start: int, end: int) -> bool:
+    """True for one capitalised plural of a dictionary word right after a lower-case "the" inside a sentence, maybe
+    possessive: a team or band named by its members ("the Brewers beat the Astros", "the Brewers' bullpen"), which
+    NER missed. Not a people ("the Americans"), a designator, head or title ("the Islands", "the Ministers shall go
+    into office"), a contest's rounds ("the Finals"), a group of something ("the Members of Congress", "Keeper of the
+    Records"), nor in a table row."""
+    word = text[start:end].rstrip("'’")
+    if not (len(word) >= 5 and word.endswith("s") and not word.endswith("ss") and word[0].isupper()
+            and word[1:].islower() and word.isalpha()):
+        return False
+    return (_THE_BEFORE.search(text, max(0, start - 12), start) is not None and not in_row(text, start)
+            and _OF_AFTER.match(text, start + len(word)) is None
+            and any(is_word(w) for w in singulars(word.lower())) and not demonym_or_language(word)
+            and word.casefold() not in _CONTESTS and not any(
+                w in GENERIC or w in HEADS or w in TITLES for w in (word.casefold(), *singulars(word.casefold()))))
+
+
 def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, str]],
                    capitals: Sequence[tuple[int, int]], is_name: NameTest) -> list[Mention]:
     """Proper nouns the NER model missed ("Tipperary", "the Pembly shrike"), labelled PROPN.
@@ -1231,6 +1257,9 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         s, e = span
         if _named_by_article(text, a, s, e):
             out.append(Mention(field_name, s, e, text[s:e], "ORG"))  # "joined The Doors"
+            continue
+        if _team_after_the(text, s, e):
+            out.append(Mention(field_name, s, e, text[s:e], "ORG"))  # "the Brewers beat the Astros"
             continue
         ps = _parts_at(text, s, e)
         while not in_row(text, s) and _opener(text, ps, is_name):  # "Teaching Alexander the Great gave ...": the name
