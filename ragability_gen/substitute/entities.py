@@ -1052,6 +1052,13 @@ def _town_in_cell(text: str, start: int, end: int) -> bool:
     return in_row(text, start) and cell_span(text, start, end) == (start, end) and text[start:end] in town_names()
 
 
+@lru_cache(maxsize=16)
+def _name_spans(text: str, ents: tuple[tuple[int, int, str], ...]) -> frozenset[tuple[int, int]]:
+    """The trimmed spans of NER's persons, organisations and places in ``text``, once per text."""
+    return frozenset(span for s, e, label in ents if label in ("ORG", "GPE", "LOC", "PERSON")
+                     and (span := trim(text, s, e)) is not None)
+
+
 def _name_column(text: str, start: int, end: int, ents: Sequence[tuple[int, int, str]]) -> bool:
     """True for a word filling a cell below a table's first row in a column whose other cells with letters, half of
     those that hold another text and two different ones at least, NER calls persons, organisations or places with a
@@ -1064,8 +1071,7 @@ def _name_column(text: str, start: int, end: int, ents: Sequence[tuple[int, int,
         return False  # an infobox's values are of many kinds: "| Monarchy |" below "| Njimi |"
     word = text[start:end]
     others = [c for c in cells[1:] if text[slice(*c)] != word and any(ch.isalpha() for ch in text[slice(*c)])]
-    names = {span for s, e, label in ents if label in ("ORG", "GPE", "LOC", "PERSON")
-             and (span := trim(text, s, e)) is not None}
+    names = _name_spans(text, tuple(ents))
     named = [cell for c in others if c in names and not (cell := text[slice(*c)]).isupper()
              and not all(map(is_word, cell.split()))]  # not codes: "| DF |" among "| MF |", "| GK |"
     return len(set(named)) >= 2 and 2 * len(named) >= len(others)

