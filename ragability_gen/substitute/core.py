@@ -41,7 +41,6 @@ from .entities import (
     acronym_key_cell,
     alias_pattern,
     category_cell,
-    east_region,
     key_word_at,
     mentions,
     norm,
@@ -329,8 +328,7 @@ def _no_categories(found: list[Mention], texts: Sequence[str]) -> list[Mention]:
     plain = {w for w in words if any(category_cell(t, *m.span()) or acronym_key_cell(t, *m.span())
                                      or position_cell(t, *m.span()) for t in tables for m in whole_word(w).finditer(t))}
     plain |= {w for w in words | keys if _opens_key(w, tables)}
-    runs = {m.text for m in found if m.label not in _NAMED_ANYWAY and " " in m.text and m.text[:1].isupper()
-            and not east_region(m.text)}  # "| Middle East | 420 |" of a two-column table is no key
+    runs = {m.text for m in found if m.label not in _NAMED_ANYWAY and " " in m.text and m.text[:1].isupper()}
     plain |= {r for r in runs if any(cell_span(t, *m.span()) == m.span() and key_word_at(t, *m.span())
                                      for t in tables for m in whole_word(r).finditer(t))}  # "won the Panel Prize"
     return [m for m in found if m.text not in plain] if plain else found

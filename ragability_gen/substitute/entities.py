@@ -18,6 +18,7 @@ from .english import readings
 from .names import (
     VERY_COMMON_ZIPF,
     capitalised_only,
+    english_plural,
     is_common,
     is_given_name,
     is_known_name,
@@ -483,10 +484,11 @@ def _acronym_key(word: str) -> bool:
 def _key(cell: str) -> bool:
     """True when ``cell`` has words and its capitalised ones name a value: ``_column_word``s, or a ``_plain_key``
     opening a key with no other capital ("Born", "2018 date", "Demonym(s)", "Capitaland largest city"; not "2023",
-    "---", "Nixon", "Gihon Spring settlement"), also as a possessive ("Manufacturer's points")."""
+    "---", "Nixon", "Gihon Spring settlement", nor a place of column words, "Middle East"), also as a possessive
+    ("Manufacturer's points")."""
     words = [_POSSESSIVE.sub("", m[0]) for m in _PART.finditer(cell) if not m[0].isdigit()]
     capitals = [w for w in words if w[:1].isupper()]
-    return bool(words) and (all(map(_column_word, capitals))
+    return bool(words) and not _place(cell.strip()) and (all(map(_column_word, capitals))
                             or capitals == words[:1] and _plain_key(words[0]))
 
 
@@ -1225,7 +1227,7 @@ def _team_after_the(text: str, start: int, end: int) -> bool:
         return False
     return (_THE_BEFORE.search(text, max(0, start - 12), start) is not None and not in_row(text, start)
             and _OF_AFTER.match(text, start + len(word)) is None
-            and any(is_word(w) for w in singulars(word.lower())) and not demonym_or_language(word)
+            and english_plural(word.lower()) and not demonym_or_language(word)
             and word.casefold() not in _CONTESTS and not any(
                 w in GENERIC or w in HEADS or w in TITLES for w in (word.casefold(), *singulars(word.casefold()))))
 

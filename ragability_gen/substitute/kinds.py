@@ -33,7 +33,7 @@ from string import ascii_lowercase
 
 from .dates import WEEKDAYS
 from .entities import FUNCTION, TERM_ZIPF, designators_only, label_words, opening_word, ordinary
-from .names import is_common, is_word, singulars
+from .names import english_plural, is_common, is_word, singulars
 from .places import (
     country_of,
     currency_units,
@@ -130,7 +130,7 @@ def taxa(text: str, classes: Callable[[str], frozenset[str]] = lambda word: froz
             continue  # "fennica" (1.4), "vulgaris" (2.6), "sapiens" (3.0) are rare; "arena" is not; "Canis lupus
             # familiaris" and "Canis lupus" are binomials although "lupus" is an English word
         if (is_common(genus, 4.0) or country_of(genus) is not None or demonym_or_language(genus)
-                or genus.endswith(("ian", "ean")) or "verb" in classes(epithet) or _english_plural(epithet)):
+                or genus.endswith(("ian", "ean")) or "verb" in classes(epithet) or english_plural(epithet)):
             continue  # "Roman basilica", "Several species", "Macedonian emigres", "Iberian lynxes": no genus, no
             # epithet; "Knowles impersonates": no epithet
         end = max(end, m.end())
@@ -169,11 +169,6 @@ def _rare_epithet(epithet: str) -> bool:
     """True for an epithet between a Latin genus and a Latin third epithet that is no everyday English word ("leo" of
     "Panthera leo persica", a name too)."""
     return not is_common(epithet, 5.0) and not never_name(epithet) and epithet not in _RANKS
-
-
-def _english_plural(word: str) -> bool:
-    """True for the plural of an English noun ("lynxes", "emigres"): no epithet, which Latin ends otherwise."""
-    return word.endswith("s") and is_word(word) and any(s != word and is_word(s) for s in singulars(word))
 
 
 def _latin(epithet: str) -> bool:

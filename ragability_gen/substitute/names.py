@@ -251,6 +251,12 @@ def is_proper_entry(word: str) -> bool:
     return word[:1].upper() + word[1:].lower() in _web2()
 
 
+def english_plural(word: str) -> bool:
+    """True for the plural of an English noun ("lynxes", "emigres", "brewers"): a word ending in "s" whose singular the
+    dictionary has."""
+    return word.endswith("s") and is_word(word) and any(s != word and is_word(s) for s in singulars(word))
+
+
 def singulars(word: str) -> list[str]:
     """The forms ``word`` may be the plural of, by the regular endings ("ambulatories": "ambulatory",
     "ambulatori", "ambulatorie") and "-men" ("militiamen": "militiaman"); none for another word."""
