@@ -177,14 +177,15 @@ class Detector:
 
     def names_cell(self, old: str, text: str, start: int) -> bool:
         """Whether a table cell (a line holding " | ") of ``text`` begins at ``start`` with a whole entity NER found in
-        ``old``: "United States", "China" as a cell are names, though each opens the cell."""
+        ``old`` (up to its line's end): "United States", "China" as a cell are names, though each opens the cell."""
         line_start = text.rfind("\n", 0, start) + 1
         line_end = text.find("\n", start) % (len(text) + 1)
         if " | " not in text[line_start:line_end] or text[line_start:start].strip(" |*\"'(") and \
                 not text[line_start:start].rstrip().endswith("|"):
             return False
         cell = text[start:line_end].split(" | ")[0].strip()
-        return any(cell.startswith(e) and (len(cell) == len(e) or not cell[len(e)].isalpha()) for e in self._ents[old])
+        ents = [e.split("\n")[0] for e in self._ents[old]]  # "Focus Features\nRelease": NER ran on into the next row
+        return any(cell.startswith(e) and (len(cell) == len(e) or not cell[len(e)].isalpha()) for e in ents)
 
     def lost(self, old: str, new: str, inner: set[str], named: set[str]) -> list[str]:
         """Ordinary words of ``old`` that ``new`` has fewer of; ``inner`` and ``named`` are those of the instance.
