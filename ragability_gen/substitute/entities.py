@@ -755,6 +755,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if len(words) == 1 and label in ("GPE", "LOC") and words[0][1:].islower() and region_after(text, e):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "| Fresno, CA, U.S. |" ("fresno" is a scraper),
             continue  # "Reading, Pennsylvania": a place before its state or country is one
+        if len(words) >= 2 and label != "NORP" and infobox_value_name(text, s, e, words):
+            out.append(Mention(field_name, s, e, text[s:e], label))  # "Distributed by | Focus Features, Universal
+            continue  # Pictures", "Sire | Flower Alley": a name of dictionary words, written in capitals
         if not content or label_words(content, text, s, e, named):
             continue  # "Second", "Their", a table header "Total Distance", a key "Born:"
         if (label == "PERSON" and len(words) >= 2 and not named and all(ordinary(w) for w in content)
@@ -1080,6 +1083,29 @@ def _name_column(text: str, start: int, end: int, ents: Sequence[tuple[int, int,
 
 
 _AUXILIARY_BEFORE = re.compile(r"(?i)(?<!\w)(?:did|does|do|will|would|could|can|should|shall|might|must)\s+$")
+
+
+_LIST_MARKS = re.compile(r"[,;/&.\d]")
+"""Marks that join items of a list or end an abbreviation ("U.S"), and digits of a model ("New Flyer XDE60"): no
+words of one name of dictionary words."""
+
+
+def infobox_value_name(text: str, start: int, end: int, words: Sequence[str]) -> bool:
+    """True when ``words`` (two or more), filling ``text[start:end]``, are capitalised each (function words aside)
+    and fill the value of an infobox row or an item of a list there: a name, though every word is a dictionary word
+    ("Distributed by | Focus Features, Universal Pictures", "Sire | Flower Alley", "Associated acts | Hot Tuna").
+    Values of ordinary words are written in lower case after their first ("Genres | Heavy metal, hard rock",
+    "Occupation | Actor, film producer"); an award's category ("Best Actor") is none, nor a span NER ran over a list
+    or an abbreviation, nor a model ("R&B", "Biology/Biochemistry", "Death, Testament", "U.S", "New Flyer XDE60").
+    Where a common word is no dictionary word (a brand), that brand is what the other tests judge, not the word
+    before it ("Official Facebook")."""
+    if (any(not w[:1].isupper() and w.casefold() not in FUNCTION or ordinary(w) and not w.isupper() and not is_word(w)
+            for w in words) or _LIST_MARKS.search(text, start, end) is not None
+            or words[0].casefold() in _CATEGORY_OPENERS or not _infobox(text, start) or key_cell(text, start, end)):
+        return False
+    a, b = cell_span(text, start, end)
+    return ((a == start or text[a:start].rstrip().endswith((",", ";")))
+            and (end == b or text[end:b].lstrip().startswith((",", ";"))))
 
 
 def _verb_after(text: str, start: int, ps: Sequence[tuple[int, int]], is_name: NameTest) -> bool:
