@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -743,9 +743,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             out.append(Mention(field_name, s, e, text[s:e], label))  # "Airbus A320-214": a maker, not a word
             continue
         if (len(words) == 1 and label in ("ORG", "GPE", "LOC", "PERSON") and words[0][1:].islower()
-                and ordinary(words[0]) and _name_column(text, s, e, ents)):
-            out.append(Mention(field_name, s, e, text[s:e], label))  # "| Fulham |" among the clubs NER named
-            continue
+                and ordinary(words[0]) and (_name_column(text, s, e, ents) or name_list_item(text, s, e, ents))):
+            out.append(Mention(field_name, s, e, text[s:e], label))  # "| Fulham |" among the clubs NER named,
+            continue  # "Labels | Island, Interscope, Fierce Panda"
         if len(words) == 1 and label in ("ORG", "PERSON") and _team_after_the(text, s, e):
             out.append(Mention(field_name, s, e, text[s:e], "ORG"))  # "the Brewers beat the Astros"
             continue
@@ -1085,27 +1085,112 @@ def _name_column(text: str, start: int, end: int, ents: Sequence[tuple[int, int,
 _AUXILIARY_BEFORE = re.compile(r"(?i)(?<!\w)(?:did|does|do|will|would|could|can|should|shall|might|must)\s+$")
 
 
-_LIST_MARKS = re.compile(r"[,;/&.\d]")
-"""Marks that join items of a list or end an abbreviation ("U.S"), and digits of a model ("New Flyer XDE60"): no
-words of one name of dictionary words."""
+_ITEM = re.compile(r"[^,;]+")
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
+"""A bracket qualifying a list's item: "Ice Cube (also exec.)", "Island (former)"."""
+_CONTRACTION = re.compile(r"[^\W\d_]['’](?!s\b)[^\W\d_]")
+"""A contraction ("You're", "Don't"): a title's, whose words the title rules judge (``titles``)."""
+_LIST_MARKS = re.compile(r"[,;:/&.()\[\]\d]")
+"""Marks that join items of a list, a label or a bracket to them ("Mayor: Aja Brown"), or end an abbreviation
+("U.S"), and digits of a model ("New Flyer XDE60"): no words of one name of dictionary words."""
+
+
+def _items(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of the items of the list in ``text[start:end]`` (commas or semicolons between them), spaces and a
+    qualifying bracket left out."""
+    out = []
+    for m in _ITEM.finditer(text, start, end):
+        item = _QUALIFIER.sub("", m[0])
+        a = m.start() + len(item) - len(item.lstrip())
+        b = m.start() + len(item.rstrip())
+        if a < b:
+            out.append((a, b))
+    return out
+
+
+def _value_items(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The items of the value of the infobox row that holds ``text[start:end]`` (one item where no list is there), or
+    [] outside an infobox's values (in its keys too)."""
+    if not in_row(text, start) or not _infobox(text, start) or key_cell(text, start, end):
+        return []
+    return _items(text, *cell_span(text, start, end))
+
+
+def _capitalised(text: str, item: tuple[int, int]) -> bool:
+    """True when the words of ``text[slice(*item)]`` are capitalised (``_small`` words aside) and no mark of a list, an
+    abbreviation or a model is there, nor a contraction ("So You're a Man")."""
+    return (_LIST_MARKS.search(text, *item) is None and _CONTRACTION.search(text, *item) is None
+            and _capitals([m[0] for m in _PART.finditer(text, *item)]))
+
+
+def _capitals(words: Sequence[str]) -> bool:
+    """True when ``words`` are capitalised, ``_small`` words aside."""
+    return any(w[:1].isupper() for w in words) and all(w[:1].isupper() or _small(w) for w in words)
+
+
+def _small(word: str) -> bool:
+    """True for a word a name of capitalised words may write in lower case: a particle or a stop word ("Grand Hotel
+    van Cleef", "Fueled by Ramen")."""
+    return word.casefold() in FUNCTION or never_name(word)
+
+
+def capitalised_item(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The item of an infobox row's value (``_value_items``) that holds ``text[start:end]``, where it is
+    ``_capitalised``: "Atoms for Peace" of "Associated acts | Red Hot Chili Peppers, Atoms for Peace, Fear"; else
+    None."""
+    item = next(((a, b) for a, b in _value_items(text, start, end) if a <= start and end <= b), None)
+    return item if item is not None and _capitalised(text, item) else None
+
+
+def _named_item(text: str, item: tuple[int, int], names: Collection[tuple[int, int]]) -> bool:
+    """True for a ``_capitalised`` item that is a name by other evidence than its capitals: one NER calls a person,
+    organisation or place (``names``) with a word the dictionary lacks, or one with a rare word the dictionary lacks
+    ("Interscope"); no code ("RCA") and no people ("Confucian")."""
+    value = text[slice(*item)]
+    words = [m[0] for m in _PART.finditer(value)]
+    return (not value.isupper() and _capitals(words) and not any(map(demonym_or_language, words))
+            and (item in names and not all(map(is_word, words)) or any(not is_word(w) and not ordinary(w)
+                                                                       for w in words)))
+
+
+def _plain_items(text: str, items: Sequence[tuple[int, int]]) -> bool:
+    """True when an item of ``items`` writes a word in lower case (``_small`` words aside): a list of categories or
+    descriptions ("Complications | Pneumonia, seizures", "Fate | loaned to French Navy, Scrapped in Toulon")."""
+    return any(m[0][:1].islower() and not _small(m[0]) for it in items for m in _PART.finditer(text, *it))
+
+
+def name_list_item(text: str, start: int, end: int, ents: Sequence[tuple[int, int, str]]) -> bool:
+    """True for ``text[start:end]``, an item of a list in an infobox row's value (``_value_items``), whose other
+    items, two at least and half of them, are names by other evidence (``_named_item``): "Associated acts | The Great
+    Society, Hot Tuna, Jefferson Starship, Metallica" ("The Great Society" is a band, which NER missed), "Labels |
+    Island, Interscope, Fierce Panda, Sub Pop"; not "Genres | Rock, Pop, Jazz"."""
+    items = _value_items(text, start, end)
+    words = [m[0].casefold() for m in _PART.finditer(text, start, end)]
+    if ((start, end) not in items or len(items) < 3 or _plain_items(text, items)
+            or all(w in FUNCTION or w in TITLES or w in GENERIC for w in words)):
+        return False  # "Other offices held | Minister of Defense, Chairman, ...": an office
+    line_end = text.find("\n", start) % (len(text) + 1)
+    names = {(s, min(e, line_end)) for s, e in _name_spans(text, tuple(ents))}  # "Flower Alley\nGrandsire": NER ran
+    others = [it for it in items if it != (start, end)]  # on into the next row
+    named = [it for it in others if _named_item(text, it, names)]
+    return len(named) >= 2 and 2 * len(named) >= len(others)
 
 
 def infobox_value_name(text: str, start: int, end: int, words: Sequence[str]) -> bool:
-    """True when ``words`` (two or more), filling ``text[start:end]``, are capitalised each (function words aside)
-    and fill the value of an infobox row or an item of a list there: a name, though every word is a dictionary word
-    ("Distributed by | Focus Features, Universal Pictures", "Sire | Flower Alley", "Associated acts | Hot Tuna").
-    Values of ordinary words are written in lower case after their first ("Genres | Heavy metal, hard rock",
-    "Occupation | Actor, film producer"); an award's category ("Best Actor") is none, nor a span NER ran over a list
-    or an abbreviation, nor a model ("R&B", "Biology/Biochemistry", "Death, Testament", "U.S", "New Flyer XDE60").
-    Where a common word is no dictionary word (a brand), that brand is what the other tests judge, not the word
-    before it ("Official Facebook")."""
-    if (any(not w[:1].isupper() and w.casefold() not in FUNCTION or ordinary(w) and not w.isupper() and not is_word(w)
-            for w in words) or _LIST_MARKS.search(text, start, end) is not None
-            or words[0].casefold() in _CATEGORY_OPENERS or not _infobox(text, start) or key_cell(text, start, end)):
+    """True when ``words`` (two or more), filling ``text[start:end]``, fill a ``capitalised_item`` (maybe after
+    "The"): a name, though every word is a dictionary word ("Distributed by | Focus Features, Universal Pictures",
+    "Sire | Flower Alley", "Associated acts | Hot Tuna"). Values of ordinary words are written in lower case after
+    their first ("Genres | Heavy metal, hard rock", "Occupation | Actor, film producer"), and so is a word of another
+    item of a list of them ("Genres | Psychedelic rock, Hard Rock"); an award's category ("Best Actor") is none, nor
+    a span NER ran over a list or an abbreviation, nor a model ("R&B", "Biology/Biochemistry", "U.S", "New Flyer
+    XDE60"). Where a common word is no dictionary word (a brand), that brand is what the other tests judge, not the
+    word before it ("Official Facebook")."""
+    item = capitalised_item(text, start, end)
+    if (item is None or item[1] != end or text[item[0]:start].strip() not in ("", "The")
+            or words[0].casefold() in _CATEGORY_OPENERS
+            or any(ordinary(w) and not w.isupper() and not is_word(w) for w in words)):
         return False
-    a, b = cell_span(text, start, end)
-    return ((a == start or text[a:start].rstrip().endswith((",", ";")))
-            and (end == b or text[end:b].lstrip().startswith((",", ";"))))
+    return not _plain_items(text, [other for other in _value_items(text, start, end) if other != item])
 
 
 def _verb_after(text: str, start: int, ps: Sequence[tuple[int, int]], is_name: NameTest) -> bool:
@@ -1273,7 +1358,9 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
     of several words opening a sentence counts also when its first word is neither common nor in the
     dictionary ("Émile Durkheim", "Émile" tagged an adjective).
     """
+    ents = tuple(ents)
     covered = [(s, e) for s, e, label in ents if label in ENTITY_TYPES]
+    items: set[tuple[int, int]] = set()
     runs: list[list[int]] = []
     for a, b in capitals:
         if any(s <= a < e for s, e in covered):
@@ -1321,6 +1408,15 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         content = [_POSSESSIVE.sub("", w) for w in words if not _kept(w, True)]  # "the Opposition's push"
         if len(content) == 1 and len(words) == 1 and content[0].casefold() in HEADS:
             continue  # "the Opposition's push", "the Cabinet's decision": alone, no name
+        item = capitalised_item(text, s, e)
+        if (item is not None and not any(w.casefold() in MONTHS_DAYS for w in words)
+                and all(ordinary(m[0]) for m in _PART.finditer(text, *item) if m[0].casefold() not in FUNCTION)
+                and not any(a < y and x < b for a, b, _ in ents for x, y in [item])
+                and name_list_item(text, *item, ents)):
+            if item not in items:  # "Associated acts | The Great Society, Hot Tuna, Jefferson Starship": a band of
+                items.add(item)  # dictionary words among names NER saw, which the tests below take for ordinary
+                out.append(Mention(field_name, *item, text[slice(*item)], "PROPN"))  # words; "Atoms for Peace" of
+            continue  # two runs is one
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
                 or len(words) == 1 and (short_month(text, s, e) or counted(text, s, e) or measure_at(text, s, e))
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
