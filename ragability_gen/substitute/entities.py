@@ -690,6 +690,7 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             continue  # "born in the Fall of 1974": a date
         if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or words[0].casefold() in HEADS
                                 or _kept(words[0], True) or unit_at(text, s, e) or counted(text, s, e)
+                                or opens_plain_item(text, s, e)  # "Known for | Oldest living cat" (NER's people)
                                 or short_month(text, s, e)
                                 or _NUMBERED.match(text, e) is not None and len(words[0]) <= 4  # "Op. 125"
                                 or numbered_thing(text, s, e)):
@@ -854,14 +855,26 @@ def _holiday(words: Sequence[str]) -> bool:
 
 
 def opens_plain_cell(text: str, start: int, end: int) -> bool:
-    """True for a dictionary word (no proper entry or known name) opening a table cell whose other words are all in
-    lower case: "| Discus throw |", "| Yellowish brown |" name no one; or for a ``category_cell``."""
-    a, b = cell_span(text, start, end)
-    word = text[start:end]
-    if (a, b) == (start, end):
+    """True for a ``category_cell``, or for a word that ``opens_plain_item``."""
+    if cell_span(text, start, end) == (start, end):
         return category_cell(text, start, end)
-    return (a == start and b > end and text[end:b].strip() != "" and not any(c.isupper() for c in text[end:b])
-            and is_word(word) and not is_proper_entry(word) and not is_known_name(word))
+    return opens_plain_item(text, start, end)
+
+
+def opens_plain_item(text: str, start: int, end: int) -> bool:
+    """True for a dictionary word (no proper entry or known name) opening a table cell whose other words are all in
+    lower case, or an item of a list in one with other words all in lower case: "| Discus throw |", "| Yellowish
+    brown |", "Data inputs | Fingerprint scanner (rear-mounted), Iris scanner", "Known for | Oldest living cat" name
+    no one; not an eponym's possessive ("Bell's palsy", "Graves' disease"), nor a code ("| BAFTA, 1972 |").
+    """
+    cell = cell_span(text, start, end)
+    if cell == (start, end):
+        return False
+    item = next(((a, b) for a, b in _items(text, *cell) if a <= start and end <= b), cell)
+    word = text[start:end]
+    return (any(a == start and b > end and (rest := text[end:b]).strip() != "" and not any(c.isupper() for c in rest)
+                and not rest.startswith(("'", "’")) for a, b in (cell, item))
+            and not word.isupper() and is_word(word) and not is_proper_entry(word) and not is_known_name(word))
 
 
 _POSITION_HEADERS = frozenset({"position", "positions", "pos", "pos."})
