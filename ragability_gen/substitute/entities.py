@@ -1129,7 +1129,7 @@ def _value_items(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return _items(text, *cell_span(text, start, end))
 
 
-def _capitalised(text: str, item: tuple[int, int]) -> bool:
+def _capitalised_span(text: str, item: tuple[int, int]) -> bool:
     """True when the words of ``text[slice(*item)]`` are capitalised (``_small`` words aside) and no mark of a list, an
     abbreviation or a model is there, nor a contraction ("So You're a Man")."""
     return (_LIST_MARKS.search(text, *item) is None and _CONTRACTION.search(text, *item) is None
@@ -1149,16 +1149,16 @@ def _small(word: str) -> bool:
 
 def capitalised_item(text: str, start: int, end: int) -> tuple[int, int] | None:
     """The item of an infobox row's value (``_value_items``) that holds ``text[start:end]``, where it is
-    ``_capitalised``: "Atoms for Peace" of "Associated acts | Red Hot Chili Peppers, Atoms for Peace, Fear"; else
+    ``_capitalised_span``: "Atoms for Peace" of "Associated acts | Red Hot Chili Peppers, Atoms for Peace, Fear"; else
     None."""
     item = next(((a, b) for a, b in _value_items(text, start, end) if a <= start and end <= b), None)
-    return item if item is not None and _capitalised(text, item) else None
+    return item if item is not None and _capitalised_span(text, item) else None
 
 
 def _named_item(text: str, item: tuple[int, int], names: Collection[tuple[int, int]]) -> bool:
-    """True for a ``_capitalised`` item that is a name by other evidence than its capitals: one NER calls a person,
-    organisation or place (``names``) with a word the dictionary lacks, or one with a rare word the dictionary lacks
-    ("Interscope"); no code ("RCA") and no people ("Confucian")."""
+    """True for a capitalised item (``_capitals``) that is a name by other evidence than its capitals: one NER calls
+    a person, organisation or place (``names``) with a word the dictionary lacks, or one with a rare word the
+    dictionary lacks ("Interscope"); no code ("RCA") and no people ("Confucian")."""
     value = text[slice(*item)]
     words = [m[0] for m in _PART.finditer(value)]
     return (not value.isupper() and _capitals(words) and not any(map(demonym_or_language, words))
@@ -1423,8 +1423,8 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
             continue  # "the Opposition's push", "the Cabinet's decision": alone, no name
         item = capitalised_item(text, s, e)
         if (item is not None and not any(w.casefold() in MONTHS_DAYS for w in words)
-                and all(ordinary(m[0]) for m in _PART.finditer(text, *item) if m[0].casefold() not in FUNCTION)
-                and not any(a < y and x < b for a, b, _ in ents for x, y in [item])
+                and all(ordinary(m[0]) for m in _PART.finditer(text, *item) if not _small(m[0]))
+                and not any(a < item[1] and item[0] < b for a, b, _ in ents)  # NER's spans are judged above
                 and name_list_item(text, *item, ents)):
             if item not in items:  # "Associated acts | The Great Society, Hot Tuna, Jefferson Starship": a band of
                 items.add(item)  # dictionary words among names NER saw, which the tests below take for ordinary
