@@ -1072,9 +1072,10 @@ def _town_in_cell(text: str, start: int, end: int) -> bool:
 
 @lru_cache(maxsize=16)
 def _name_spans(text: str, ents: tuple[tuple[int, int, str], ...]) -> frozenset[tuple[int, int]]:
-    """The trimmed spans of NER's persons, organisations and places in ``text``, once per text."""
+    """The trimmed spans of NER's persons, organisations and places in ``text``, each up to its line's end ("Flower
+    Alley\nGrandsire": NER ran on into the next row), once per text."""
     return frozenset(span for s, e, label in ents if label in ("ORG", "GPE", "LOC", "PERSON")
-                     and (span := trim(text, s, e)) is not None)
+                     and (span := trim(text, s, e if (cut := text.find("\n", s, e)) < 0 else cut)) is not None)
 
 
 def _name_column(text: str, start: int, end: int, ents: Sequence[tuple[int, int, str]]) -> bool:
@@ -1182,9 +1183,8 @@ def name_list_item(text: str, start: int, end: int, ents: Sequence[tuple[int, in
     if ((start, end) not in items or len(items) < 3 or _plain_items(text, items)
             or all(w in FUNCTION or w in TITLES or w in GENERIC for w in words)):
         return False  # "Other offices held | Minister of Defense, Chairman, ...": an office
-    line_end = text.find("\n", start) % (len(text) + 1)
-    names = {(s, min(e, line_end)) for s, e in _name_spans(text, tuple(ents))}  # "Flower Alley\nGrandsire": NER ran
-    others = [it for it in items if it != (start, end)]  # on into the next row
+    names = _name_spans(text, tuple(ents))
+    others = [it for it in items if it != (start, end)]
     named = [it for it in others if _named_item(text, it, names)]
     return len(named) >= 2 and 2 * len(named) >= len(others)
 
