@@ -48,10 +48,11 @@ from .entities import (
     ordinary_written_words,
     plain_written,
     position_cell,
+    trim,
     whole_word,
     written_words,
 )
-from .kinds import foreign_passages, passage_word, shaped
+from .kinds import foreign_passages, passage_word, plain_terms, shaped
 from .mapping import Table, build_table
 from .names import invent, is_common, singulars
 from .nlp import Annotations, load_model, model_label, word_classes
@@ -346,6 +347,27 @@ def _no_award_fields(found: list[Mention], texts: Sequence[str]) -> list[Mention
     return [m for m in found if m.label in _NAMED_ANYWAY or m.text not in drop] if drop else found
 
 
+def _no_terms(found: list[Mention], texts: Sequence[str], first_field: Mapping[str, str]) -> list[Mention]:
+    """``found`` without what lies in an academic degree's name or abbreviation (``words.degree_spans``: "Bachelor of
+    Arts (BA) in Social Work", "University of Delaware (BA)", "Harvey Washington Wiley, M.D.") or in a term spelled out
+    before its initialism (``kinds.spelled_out_terms``: "Gross Domestic Product (GDP)"), whatever NER and the
+    initialisms of "Bachelor of Arts" say; a mention running into one ends before it."""
+    spans = {first_field[t]: here for t in texts if (here := plain_terms(t))}
+    if not spans:
+        return found
+    text_of = {first_field[t]: t for t in texts}
+    out = []
+    for m in found:
+        for a, b in spans.get(m.field, ()):
+            if m.start < b and a < m.end:
+                cut = trim(text_of[m.field], m.start, a) if m.start < a else None
+                m = replace(m, start=cut[0], end=cut[1], text=text_of[m.field][cut[0]:cut[1]]) if cut else None
+                break
+        if m is not None:
+            out.append(m)
+    return out
+
+
 def _opens_key(word: str, texts: Sequence[str]) -> bool:
     """Whether ``word`` opens an infobox's key somewhere in ``texts`` (``key_word_at``: "Grandsire | Bull Dog"), also
     as a possessive ("Manufacturer's points | 445", "Young's modulus | 10 GPa")."""
@@ -486,7 +508,7 @@ class _Group:
             found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
         found = _no_written_words(_terms_everywhere(found, self.texts, first_field), self.texts, first_field,
                                   infos.classes)
-        return _no_award_fields(_no_categories(found, self.texts), self.texts)
+        return _no_terms(_no_award_fields(_no_categories(found, self.texts), self.texts), self.texts, first_field)
 
     def _rewrite(self, text: str, metadata: bool = False) -> Rewrite:
         """Rewrite one text; problems and repairs are worded without the field, which the row adds.

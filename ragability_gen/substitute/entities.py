@@ -45,6 +45,7 @@ from .words import (
     cell_span,
     column_cells,
     header_row,
+    in_degree,
     in_row,
     key_cell,
     key_column,
@@ -335,7 +336,8 @@ def written_words(candidates: Iterable[str], texts: Sequence[str]) -> set[str]:
             continue
         if not any(whole_word(w.lower()).search(t) for t in texts):
             continue
-        if all(sentence_start(t, m.start()) for t in texts for m in whole_word(w).finditer(t)):
+        if all(sentence_start(t, m.start()) or in_degree(t, m.start())  # "Bachelor of Social Work" and "social work"
+               for t in texts for m in whole_word(w).finditer(t)):
             words.add(w)
     return words
 

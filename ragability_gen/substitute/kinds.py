@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import cache, partial
+from functools import cache, lru_cache, partial
 from string import ascii_lowercase
 
 from .dates import WEEKDAYS
-from .entities import FUNCTION, TERM_ZIPF, designators_only, label_words, opening_word, ordinary
+from .entities import FUNCTION, GENERIC, TERM_ZIPF, designators_only, label_words, opening_word, ordinary
 from .names import english_plural, is_common, is_word, singulars
 from .places import (
     country_of,
@@ -44,7 +44,7 @@ from .places import (
     one_people_units,
     place_names,
 )
-from .words import cell_span, in_row, never_name, sentence_start
+from .words import cell_span, degree_spans, in_row, never_name, sentence_start
 
 _BINOMIAL = re.compile(r"(?<![\w.])([A-Z][a-z]{2,})\s+([a-z]{3,})(?!\w)")
 _ABBREVIATED = re.compile(r"(?<![\w.])[A-Z]\.\s+(?:[a-z]\.\s+)?([a-z]{3,})(?:\s+([a-z]{3,}))?(?!\w)")
@@ -575,6 +575,58 @@ def initials(name: str) -> set[str]:
     return {i for i in (full, content) if len(i) >= 2}
 
 
+_BODIES = frozenset("""association union council commission committee organisation organization authority service
+    agency league federation institute institution party bank fund office board department ministry corporation company
+    society foundation trust court alliance coalition front movement conference bureau administration division
+    directorate branch secretariat tribunal survey corps regiment squadron group""".split())
+"""Words that name a body, which a name spelled out before its initialism holds ("Energy Union (CFMEU)")."""
+_INITIALISM_AFTER = re.compile(r"[ \t]+\(([A-Z]{3,8})[),;]")
+_SPELLED = re.compile(r"[A-Z][\w'’-]*(?:[ \t]+(?:of|for|and|on|in|the|de|[A-Z][\w'’-]*))*\Z")
+
+
+def _spelled_out(text: str) -> list[tuple[int, int, int, int]]:
+    """(start, end) of each run of capitalised words spelling out the initialism in brackets after it, and (start,
+    end) of that initialism, outside tables' rows, where a header spells out its abbreviation ("Goals Against (GA)")."""
+    out = []
+    for m in _INITIALISM_AFTER.finditer(text):
+        run = _SPELLED.search(text, max(0, m.start() - 160), m.start())
+        if run is None or in_row(text, m.start()):
+            continue
+        for w in list(re.finditer(r"\S+", run[0]))[:-1]:
+            name = text[run.start() + w.start():m.start()]
+            if name[:1].isupper() and w[0].casefold() not in _FUNCTION and m[1] in initials(name):
+                out.append((run.start() + w.start(), m.start(), m.start(1), m.end(1)))
+                break
+    return out
+
+
+def spelled_out_names(text: str) -> list[Found]:
+    """The names of bodies spelled out before their initialism in brackets: "the South Asian Association for Regional
+    Cooperation (SAARC)", "Senior Construction Forestry Mining and Energy Union (CFMEU) officials" (from
+    "Construction"), which NER may miss as its words are all ordinary ones; only with a word naming a body
+    (``_BODIES``)."""
+    return [(a, b, text[a:b], "ORG") for a, b, _, _ in _spelled_out(text)
+            if any(w.casefold() in _BODIES for w in text[a:b].split())]
+
+
+def spelled_out_terms(text: str) -> list[tuple[int, int]]:
+    """The spans of terms spelled out before their initialism in brackets, and of the initialism: "Gross Domestic
+    Product (GDP)", "Command Module Pilot (CMP)", whose words are all ordinary ones and no designator (``GENERIC``:
+    "International Space Station (ISS)" is a name). NER calls them organisations; they name nothing."""
+    return [span for a, b, c, d in _spelled_out(text)
+            if all(is_word(w.casefold()) and w.casefold() not in GENERIC and w.casefold() not in _BODIES
+                   for w in re.findall(r"[^\W\d_][\w'’-]*", text[a:b]) if w.casefold() not in _FUNCTION)
+            for span in ((a, b), (c, d))]
+
+
+@lru_cache(maxsize=1 << 12)
+def plain_terms(text: str) -> tuple[tuple[int, int], ...]:
+    """The spans of ``text`` that name no one thing though NER may say so: academic degrees (``degree_spans``) and
+    terms spelled out before their initialism (``spelled_out_terms``)."""
+    found = degree_spans(text)
+    return found + tuple(spelled_out_terms(text)) if "(" in text else found
+
+
 _CLOCK = re.compile(r"\d(?:[:.]\d\d)?\s?$")
 """A time before "AM" or "PM": "4:52 AM", "11 PM"."""
 
@@ -727,5 +779,5 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
         for i, (coded, initial) in enumerate(zip(codes(texts, lambda c: c.casefold() in known),
                                                  initialisms(texts, ner_names), strict=True)):
             out[i] += [f for f in coded if f[3] != "PROPN" or not any(a < f[1] and f[0] < b for a, b in names[i])]
-            out[i] += initial
+            out[i] += initial + spelled_out_names(texts[i])
     return out

@@ -42,7 +42,7 @@ from .entities import (
     position_cell,
     work_kind_at,
 )
-from .kinds import scripts
+from .kinds import plain_terms, scripts
 from .names import is_common, singulars
 from .places import country_of
 from .words import cell_span, measure_at, never_name, sentence_start
@@ -78,10 +78,11 @@ def _kept_word(word: str) -> bool:
 
 def _unnamed(text: str, start: int, end: int) -> bool:
     """A unit after a number ("12 MPa") or a scale named after a person ("40 degrees Celsius"), a common noun before
-    its number ("Hangar 12", "String Quartet No. 8"), a word of an award's category ("Best Rebounder:") or a player's
-    position in a column headed "Position" ("| LHP |"): no name."""
+    its number ("Hangar 12", "String Quartet No. 8"), a word of an award's category ("Best Rebounder:"), a player's
+    position in a column headed "Position" ("| LHP |"), a degree or a spelled-out term (``plain_terms``): no name."""
     return (measure_at(text, start, end) or numbered_thing(text, start, end) or work_kind_at(text, start, end)
-            or category_before(text, start, end) or position_cell(text, start, end))
+            or category_before(text, start, end) or position_cell(text, start, end)
+            or any(a <= start < b for a, b in plain_terms(text)))
 
 
 def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int, str]]]) -> set[str]:

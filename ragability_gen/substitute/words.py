@@ -93,6 +93,101 @@ def measure_at(text: str, start: int, end: int) -> bool:
     return unit_at(text, start, end) and not text[start:end].rstrip("s").isupper()
 
 
+_DEGREE_CODES = frozenset("""PhD DPhil MPhil BPhil MSc BSc BScN MRes MSt MEng BEng MEd BEd EdD PsyD PharmD MBA LLB
+    LLM LLD MBBS MBChB BChir BSN MSN DNP MPH MPA BBA MDiv ThD ThM DMin BMus MMus DMA BFA BSW MSW DSW DDS DMD DVM PGCE
+    GED PGDip PGDipSW ProfD DProf MArch BArch MLitt DLitt BCom MCom BTech MTech BSEE MSEE""".split())
+"""Academic degrees whose abbreviation names nothing else ("PhD", "MSc"; also written with dots: "Ph.D.", "LL.B.")."""
+_DEGREE_LETTERS = frozenset("BA MA BS MS MD JD AB AM SB SM DO MFA".split())
+"""Degrees whose abbreviation may also be a place's, a company's or a person's ("MD" Maryland, "BA", "JD"): a
+degree where written with dots and no name after them ("M.D.", not "J.D. Salinger"), or where the words around it
+tell one (``_DEGREE_BEFORE``, ``_DEGREE_AFTER``)."""
+_DEGREE_CODE = re.compile(r"(?<![\w.'’-])((?:[A-Z][a-z]{0,3}\.?){1,4}[A-Z]?[a-z]{0,2}\.?)(?![\w'’-])")
+_ARTICLE_BEFORE = re.compile(r"\b(?:a|an|his|her|their)[ \t]+\Z")
+_LISTED_BEFORE = re.compile(r"[(;,/][ \t]*\Z")
+_DEGREE_AFTER = re.compile(r"[ \t]+(?:(?:in|from)[ \t]+[^\W\d]|degrees?\b)|[ \t]*[,;)/]")
+_STATES = frozenset("MA MD MS".split())
+_SCHOOL_BEFORE = re.compile(r"(?:University|College|Institute|School|Academy|Conservatory|Polytechnic)\b[^()\n]{0,30}"
+                            r"\([^()\n]{0,20}\Z")
+_YEAR_AFTER = re.compile(r"[ \t]*,?[ \t]*(?:1[6-9]|20)\d\d\b")
+_DEGREE_WORD = r"(?:Bachelor|Master|Doctor|Doctorate|Associate|Licentiate|Diploma|Certificate)"
+_FIELDS = frozenset("""arts science sciences business engineering law laws medicine philosophy education
+    music divinity theology nursing public social surgery pharmacy dental veterinary architecture letters
+    literature commerce technology accountancy accounting economics journalism psychology osteopathic
+    physical fine applied computer information management finance mathematics humanities international
+    sacred juridical civil mechanical electrical chemical health studies research liberal design""".split())
+_CAPITALISED = r"[A-Z][\w'’-]*"
+_DEGREE_KINDS = frozenset("postgraduate graduate undergraduate professional honorary".split())
+_DEGREE_KIND = "(?:" + "|".join(sorted(w.title() for w in _DEGREE_KINDS)) + ")"
+_DEGREE_NAME = re.compile(
+    rf"(?<![\w'’-])(?:{_DEGREE_KIND}[ \t]+(?:Doctorate|Diploma|Certificate)|{_DEGREE_WORD}(?:['’]?s)?[ \t]+[Dd]egree)"
+    rf"(?![ \t]+(?:of|in)[ \t])|"
+    rf"(?<![\w'’-])(?:{_DEGREE_KIND}[ \t]+)?{_DEGREE_WORD}(?:['’]s)?"
+    rf"(?:[ \t]+[Dd]egree)?[ \t]+(?:of|in)[ \t]+(?:the[ \t]+)?({_CAPITALISED})"
+    rf"(?:[ \t]+(?:(?:and|of|in|&)[ \t]+)?{_CAPITALISED})*"
+    rf"(?:[ \t]+\([^()\n]{{1,12}}\))?(?:[ \t]+in[ \t]+{_CAPITALISED}(?:[ \t]+(?:(?:and|of|&)[ \t]+)?{_CAPITALISED})*)?")
+"""A degree's name: "Bachelor of Science in Social Work", "Master of Arts (MA) in History", "Doctor of Osteopathic
+Medicine", "Postgraduate Diploma in Social Work". Where its first word is "Master", "Doctor", "Associate", a diploma
+or a certificate, the field opening it must be an academic one (``_FIELDS``): "Master of Puppets" is an album."""
+_OPEN_FIELD = frozenset("bachelor doctorate licentiate".split())
+
+
+def _degree_letters(text: str, start: int, end: int) -> bool:
+    """True for ``_DEGREE_LETTERS`` that the words around tell a degree: "a BA in History", "his MA from Yale", "an MS
+    degree", or in brackets ("(BA)", "(AB, MD)", "(BA, 1990)"); for a state's code too (``_STATES``) only after a
+    school or before a year ("Brown University (MA)", "(MS, 1990)"; not "Salem (MA) High School", "Baltimore, MD in
+    1990")."""
+    if _DEGREE_AFTER.match(text, end) is None:
+        return False
+    before = text[max(0, start - 40):start]
+    if _ARTICLE_BEFORE.search(before):
+        return True
+    if before.rfind("(") <= before.rfind(")") or not _LISTED_BEFORE.search(before):
+        return False
+    return (text[start:end] not in _STATES or _SCHOOL_BEFORE.search(before) is not None
+            or _YEAR_AFTER.match(text, end) is not None)
+
+
+def _degree_code(word: str) -> bool:
+    """True for a degree's abbreviation, written with dots or without ("Ph.D.", "PhD", "B.S.")."""
+    bare = word.replace(".", "")
+    return bare in _DEGREE_CODES or (word.count(".") >= 2 and bare in _DEGREE_LETTERS)
+
+
+@lru_cache(maxsize=1 << 12)
+def degree_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """The spans of ``text`` that name an academic degree, no name of anything: "Bachelor of Arts (BA) in Social
+    Work", "received his Ph.D. in physics", "University of Delaware (BA), Syracuse University (JD)", "Harvey
+    Washington Wiley, M.D.", "Columbia University (B.S., 1946; M.S., 1949)". NER calls them organisations and
+    places; their words stay, as the university's name beside them changes."""
+    out = []
+    for m in _DEGREE_NAME.finditer(text):
+        opens = next(w for w in m[0].split() if w.casefold() not in _DEGREE_KINDS).casefold()
+        if (m[1] is None or re.sub(r"['’]s$", "", opens) in _OPEN_FIELD or m[1].casefold() in _FIELDS
+                or re.search(r"[Dd]egree", m[0])):
+            out.append(m.span())
+    for m in _DEGREE_CODE.finditer(text):
+        word = m[1].rstrip(".") if m[1].endswith(".") and m[1].count(".") == 1 else m[1]
+        bare = word.replace(".", "")
+        after = text[m.start() + len(word):m.start() + len(word) + 30]
+        if word.count(".") >= 2 and re.match(r"[ \t]+[A-Z][a-z]", after):
+            continue  # "J.D. Salinger", "M.S. Dhoni": a person's initials
+        if _degree_code(word) or (bare in _DEGREE_LETTERS and "." not in word
+                                  and _degree_letters(text, m.start(), m.start() + len(word))):
+            out.append((m.start(), m.start() + len(word)))
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(out):
+        if merged and a < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    return tuple(merged)
+
+
+def in_degree(text: str, pos: int) -> bool:
+    """True when ``pos`` lies in an academic degree's name or abbreviation (``degree_spans``)."""
+    return any(a <= pos < b for a, b in degree_spans(text))
+
+
 def mask_footnotes(text: str) -> str:
     """``text`` with its ``FOOTNOTE`` marks blanked, each character a space, so every offset holds. spaCy's
     tokenizer reads "signed in Vienna.[12] Unofficial talks" as one token "Vienna.[12": NER then misses the
