@@ -1358,6 +1358,22 @@ def _team_after_the(text: str, start: int, end: int) -> bool:
                 w in GENERIC or w in HEADS or w in TITLES for w in (word.casefold(), *singulars(word.casefold()))))
 
 
+_DASHED_AFTER = re.compile(r"[-–]([A-Z][^\W\d_]+)(?![\w'’-])")
+_DASHED_BEFORE = re.compile(r"(?<![\w'’-])([A-Z][^\W\d_]+)[-–]\Z")
+
+
+def _dashed_to_name(text: str, start: int, end: int, names: Sequence[tuple[int, int]]) -> bool:
+    """True for a capitalised word joined by a dash to a name, which NER found (``names``) or the dictionary lacks:
+    "Mon" of "Mon–Khmer" and "Nuclear Mon-Khmer", "Ford" of "Benetton-Ford" is part of one name; not a prefix
+    ("Anti-Taliban"), a month, an acronym or a word that is never a name."""
+    word = text[start:end]
+    if word.isupper() or _kept(word, True) or word.casefold() in PREFIXES or word.casefold().rstrip(".") in MONTHS:
+        return False  # an acronym is judged as one: "WNAX-FM", "PA-RISC"
+    other = _DASHED_AFTER.match(text, end) or _DASHED_BEFORE.search(text, max(0, start - 40), start)
+    return other is not None and (any(a <= other.start(1) < b for a, b in names) or (
+        not ordinary(other[1]) and not never_name(other[1]) and other[1].casefold().rstrip(".") not in MONTHS))
+
+
 def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, str]],
                    capitals: Sequence[tuple[int, int]], is_name: NameTest) -> list[Mention]:
     """Proper nouns the NER model missed ("Tipperary", "the Pembly shrike"), labelled PROPN.
@@ -1446,6 +1462,9 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
                 and all(w.casefold() in GENERIC for w in words[:-1])):
             out.append(Mention(field_name, s, e, text[s:e], "ORG"))  # "won three Academy Awards": an award's name
             continue  # of designators, which NER missed; "Gold Medal" is none
+        if len(words) == 1 and _dashed_to_name(text, s, e, covered):
+            out.append(Mention(field_name, s, e, text[s:e], "PROPN"))  # "Mon" of "Mon–Khmer"
+            continue
         if (all(ordinary(w) and not known_place(w) and not is_region(w) for w in content)
                 and not (len(words) == 1 and _listed_place_in_cell(text, s, e))
                 and not _named_land(text, ps, is_name)):
