@@ -815,3 +815,29 @@ def test_an_awards_category_stays_and_its_name_changes() -> None:
         new = table.compose(name)
         assert new.endswith(kept) and new != name, new
     assert not table.compose("Golden Globe Award for Best Actress").startswith(("Golden", "Globe"))
+
+
+@pytest.mark.parametrize("text, degrees", [
+    ("Education | University of Delaware (BA), Syracuse University (JD)", ["BA", "JD"]),
+    ("Alma mater | Columbia University  (B.S., 1946; M.S., 1949)", ["B.S.", "M.S."]),
+    ("He received his Ph.D. in physics; J.D. Salinger and M.S. Dhoni did not.", ["Ph.D."]),
+    ("Harvard University (AB, MD) and a Master's degree in Physics", ["AB", "MD", "Master's degree in Physics"]),
+    ("Bachelor of Arts (BA) in Social Work or a Postgraduate Diploma in Social Work (PGDipSW)",
+     ["Bachelor of Arts (BA) in Social Work", "Postgraduate Diploma in Social Work (PGDipSW)"]),
+    ("Master of Puppets is an album; he moved to Baltimore, MD in 1990; Salem (MA) High School", []),
+])
+def test_degrees_are_found_by_name_and_by_abbreviation_where_the_words_around_tell_one(text, degrees) -> None:
+    from ragability_gen.substitute.words import degree_spans
+
+    assert [text[a:b] for a, b in degree_spans(text)] == degrees
+
+
+def test_initialisms_spelled_out_are_names_of_bodies_or_terms() -> None:
+    from ragability_gen.substitute.kinds import spelled_out_names, spelled_out_terms
+
+    text = ("Senior Construction Forestry Mining and Energy Union (CFMEU) officials met. The Gross Domestic Product "
+            "(GDP) rose. The International Space Station (ISS) orbits. Coordinated Universal Time (UTC) ticks.")
+    assert [n for _, _, n, _ in spelled_out_names(text)] == ["Construction Forestry Mining and Energy Union"]
+    assert [text[a:b] for a, b in spelled_out_terms(text)] == ["Gross Domestic Product", "GDP"]
+    table = "Team | Goals Against Union (GAU) | Games\nRovers | 3 | 4"
+    assert spelled_out_names(table) == [] and spelled_out_terms(table) == []

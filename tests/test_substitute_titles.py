@@ -260,3 +260,13 @@ def test_a_place_inside_a_title_stays_a_place_in_the_title_and_elsewhere() -> No
         title = next(e["fantasy"] for e in audit["entities"] if e["original"] == "American in Paris")
         assert title.endswith(" in " + place) and not is_common(place, 2.0), (title, place)  # an invented place
         assert out.contexts["2"].text.startswith(place + " itself") and "Paris" not in out.query
+
+
+def test_a_tables_column_of_titles_gives_each_cells_title_case_run() -> None:
+    from ragability_gen.substitute.titles import _column_titles
+
+    text = ("Year | Film | Song\n2005 | The Tiger | Theme song\n2006 | Agent trouble | Don't Judge Me\n"
+            "2007 | Pirates of the Caribbean: At World's End | \"Hog\"[3]\n\nName | Title\nJane Roe | Chief Executive "
+            "Officer\n\ntitle | Social work (Occupation)\nFilm | Seventh Heaven")
+    found = [text[w[0][0]:w[-1][1]] for w in _column_titles(text)]
+    assert found == ["The Tiger", "Don't Judge Me", "Pirates of the Caribbean", "Hog"]

@@ -251,10 +251,11 @@ def styled(new: str, old: str) -> str:
     return new
 
 
-WORD_START, WORD_END = r"(?<![^\W\d_])(?<!__)", r"(?![^\W\d_])(?!__)"
+WORD_START, WORD_END = r"(?<![^\W\d_])(?<!__)", r"(?![^\W\d_])(?!__)(?!['’]t(?![^\W\d_]))"
 """Where a name found in a text starts and ends: no letter right before or after it, where a digit is no part of
 a word ("ロード88", "一本漫畫闖天涯2之妙想天開", "Boeing747", "$US3000") and neither is an underscore (a letter lost in
-a scraped text: "Grabar-Kitarovi_ is", "Tangerine_Microtan_65"), unless doubled as markup has it ("__TOC__")."""
+a scraped text: "Grabar-Kitarovi_ is", "Tangerine_Microtan_65"), unless doubled as markup has it ("__TOC__"); nor a
+contraction's "'t" ("Don't" holds no "Don")."""
 
 
 def alias_pattern(text: str) -> str:

@@ -22,7 +22,7 @@ from collections.abc import Collection, Sequence
 from .entities import _POSSESSIVE, ABBREVIATED_TITLES, MONTHS_DAYS, Mention, ordinary
 from .names import is_common, is_word
 from .places import listed_place
-from .words import never_name
+from .words import ROW, cell_spans, key_column, never_name
 
 WORKS = ("album", "albums", "song", "songs", "single", "singles", "film", "films", "movie", "movies", "novel",
          "novels", "book", "books", "series", "miniseries", "sitcom", "TV show", "television show", "musical", "opera",
@@ -116,6 +116,8 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
             runs.append((words, "TITLE", False))  # "in A Modest Proposal"; not "her A Levels", "in A Major"
     for words in _dated_list(text):
         runs.append((words, "TITLE", False))  # "Solaris (1972), Stalker (1979) and The Sacrifice (1986)"
+    for words in _column_titles(text) if "|" in text else ():
+        runs.append((words, "TITLE", False))  # "Year | Film | Role" over "1927 | Seventh Heaven | Chico"
     for m in _QUOTED.finditer(text):  # "Hide and Seek", "My Hero Academia: Two Heroes"
         words = _run(text, m.end(), _QUOTES[m[1]])
         if sum(text[a].isupper() and not never_name(text[a:b]) for a, b in words) >= 2:
@@ -148,6 +150,49 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
         titles[span] = Mention(field_name, *span, text[slice(*span)], label)
         taken.update((s, e) for s, e, plain in inside if e <= span[1] and plain)
     return list(titles.values()), taken
+
+
+_TITLE_HEADER = re.compile(r"(?i)(?:(?:nominated|original|english|song|album|film|book|single|episode)[ \t]+)?"
+                           r"(?:title|film|album|song|single|movie|novel|book|work|show)s?(?:[ \t]*\(s\))?")
+"""A table's header cell over a column of titles: "Film", "Title", "Album", "Nominated work", "Song title"."""
+
+
+_LOWER_AFTER = re.compile(r"[ \t]+[^\W\d_A-Z]")
+"""A word in lower case after a cell's title-case run: the run is no title ("Theme song", "Professional film, 35 mm",
+"Agent trouble"), where a subtitle, a question mark or a bracket may follow one ("Pirates of the Caribbean: At
+World's End", "Are You Afraid of the Dark?", "Big Homie (with Kanye West)")."""
+
+
+def _column_titles(text: str) -> list[list[tuple[int, int]]]:
+    """The titles filling the cells of a table's columns of titles (``_TITLE_HEADER``) below its first row: "Seventh
+    Heaven" and "Sunrise" under "| Film |", "Titanic" under "| Title |": a cell's title-case run, in quotation marks or
+    not, with no word in lower case after it (``_LOWER_AFTER``; "single only" is none). Not in
+    an infobox, whose first cells are keys ("title | Social work"), nor under "Title" beside "Name", where the titles
+    are offices ("| Jane Roe | Chief Executive Officer |")."""
+    out = []
+    offset, block = 0, []  # block: (line start, line) of the table around
+    for line in text.split("\n") + [""]:
+        if ROW.search(line):
+            block.append((offset, line))
+        else:
+            if len(block) >= 2 and not key_column(text, block[0][0]):
+                head = [block[0][1][a:b].strip() for a, b in cell_spans(block[0][1])]
+                named = any(h.casefold() in ("name", "names") for h in head)  # "| Name | Title |": offices
+                columns = [i for i, h in enumerate(head) if _TITLE_HEADER.fullmatch(h)
+                           and not (named and h.casefold().startswith("title"))]
+                for start, row in block[1:] if columns else ():
+                    cells = cell_spans(row)
+                    for i in columns if len(cells) == len(head) else ():
+                        a = start + cells[i][0] + len(row[slice(*cells[i])]) - len(row[slice(*cells[i])].lstrip())
+                        quote = next((q for q in _QUOTES if text.startswith(q, a)), None)
+                        words = _run(text, a + len(quote), _QUOTES[quote]) if quote else _run(text, a, None)
+                        if (words and _LOWER_AFTER.match(text, words[-1][1], start + cells[i][1]) is None
+                                and any(text[x].isupper() and y - x > 1 and not never_name(text[x:y])
+                                        for x, y in words)):
+                            out.append(words)
+            block = []
+        offset += len(line) + 1
+    return out
 
 
 _YEAR_AFTER = re.compile(r"[ \t]+\((?:1[5-9]\d\d|20\d\d)\)")

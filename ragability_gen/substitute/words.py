@@ -281,10 +281,10 @@ def header_row(text: str, start: int, end: int) -> bool:
 
 def row_cells(line: str) -> list[str]:
     """The cells of a table row, without the empty ones its outer bars make ("| Born | 1852 |")."""
-    return [line[a:b] for a, b in _cell_spans(line)]
+    return [line[a:b] for a, b in cell_spans(line)]
 
 
-def _cell_spans(line: str) -> list[tuple[int, int]]:
+def cell_spans(line: str) -> list[tuple[int, int]]:
     """The spans of ``row_cells``: the line without its outer spaces and bars, parted by ``ROW``."""
     a = len(line) - len(line.lstrip().lstrip("|").lstrip())
     b = len(line.rstrip().rstrip("|").rstrip())
@@ -326,7 +326,7 @@ def _rows(text: str) -> tuple[tuple[tuple[int, int], ...] | None, ...]:
     out: list[tuple[tuple[int, int], ...] | None] = []
     at = 0
     for line in text.split("\n"):
-        out.append(None if ROW.search(line) is None else tuple((at + a, at + b) for a, b in _cell_spans(line)))
+        out.append(None if ROW.search(line) is None else tuple((at + a, at + b) for a, b in cell_spans(line)))
         at += len(line) + 1
     return tuple(out)
 
