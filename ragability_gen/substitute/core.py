@@ -358,13 +358,11 @@ def _no_terms(found: list[Mention], texts: Sequence[str], first_field: Mapping[s
     text_of = {first_field[t]: t for t in texts}
     out = []
     for m in found:
-        for a, b in spans.get(m.field, ()):
-            if m.start < b and a < m.end:
-                cut = trim(text_of[m.field], m.start, a) if m.start < a else None
-                m = replace(m, start=cut[0], end=cut[1], text=text_of[m.field][cut[0]:cut[1]]) if cut else None
-                break
-        if m is not None:
+        hit = next(((a, b) for a, b in spans.get(m.field, ()) if m.start < b and a < m.end), None)
+        if hit is None:
             out.append(m)
+        elif m.start < hit[0] and (cut := trim(text_of[m.field], m.start, hit[0])) is not None:
+            out.append(replace(m, start=cut[0], end=cut[1], text=text_of[m.field][cut[0]:cut[1]]))
     return out
 
 

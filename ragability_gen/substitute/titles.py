@@ -166,9 +166,9 @@ World's End", "Are You Afraid of the Dark?", "Big Homie (with Kanye West)")."""
 def _column_titles(text: str) -> list[list[tuple[int, int]]]:
     """The titles filling the cells of a table's columns of titles (``_TITLE_HEADER``) below its first row: "Seventh
     Heaven" and "Sunrise" under "| Film |", "Titanic" under "| Title |": a cell's title-case run, in quotation marks or
-    not, with no word in lower case after it (``_LOWER_AFTER``; "single only" is none). Not in
-    an infobox, whose first cells are keys ("title | Social work"), nor under "Title" beside "Name", where the titles
-    are offices ("| Jane Roe | Chief Executive Officer |")."""
+    not, with no word in lower case after it (``_LOWER_AFTER``; "single only" is none). Not in an infobox, whose first
+    cells are keys ("title | Social work"), nor under "Title" beside "Name", where the titles are offices ("| Jane Roe
+    | Chief Executive Officer |")."""
     out = []
     offset, block = 0, []  # block: (line start, line) of the table around
     for line in text.split("\n") + [""]:
@@ -183,7 +183,8 @@ def _column_titles(text: str) -> list[list[tuple[int, int]]]:
                 for start, row in block[1:] if columns else ():
                     cells = cell_spans(row)
                     for i in columns if len(cells) == len(head) else ():
-                        a = start + cells[i][0] + len(row[slice(*cells[i])]) - len(row[slice(*cells[i])].lstrip())
+                        cell = row[slice(*cells[i])]
+                        a = start + cells[i][0] + len(cell) - len(cell.lstrip())
                         quote = next((q for q in _QUOTES if text.startswith(q, a)), None)
                         words = _run(text, a + len(quote), _QUOTES[quote]) if quote else _run(text, a, None)
                         if (words and _LOWER_AFTER.match(text, words[-1][1], start + cells[i][1]) is None

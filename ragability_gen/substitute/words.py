@@ -100,7 +100,7 @@ _DEGREE_CODES = frozenset("""PhD DPhil MPhil BPhil MSc BSc BScN MRes MSt MEng BE
 _DEGREE_LETTERS = frozenset("BA MA BS MS MD JD AB AM SB SM DO MFA".split())
 """Degrees whose abbreviation may also be a place's, a company's or a person's ("MD" Maryland, "BA", "JD"): a
 degree where written with dots and no name after them ("M.D.", not "J.D. Salinger"), or where the words around it
-tell one (``_DEGREE_BEFORE``, ``_DEGREE_AFTER``)."""
+tell one (``_degree_letters``)."""
 _DEGREE_CODE = re.compile(r"(?<![\w.'’-])((?:[A-Z][a-z]{0,3}\.?){1,4}[A-Z]?[a-z]{0,2}\.?)(?![\w'’-])")
 _ARTICLE_BEFORE = re.compile(r"\b(?:a|an|his|her|their)[ \t]+\Z")
 _LISTED_BEFORE = re.compile(r"[(;,/][ \t]*\Z")
@@ -108,7 +108,7 @@ _DEGREE_AFTER = re.compile(r"[ \t]+(?:(?:in|from)[ \t]+[^\W\d]|degrees?\b)|[ \t]
 _STATES = frozenset("MA MD MS".split())
 _SCHOOL_BEFORE = re.compile(r"(?:University|College|Institute|School|Academy|Conservatory|Polytechnic)\b[^()\n]{0,30}"
                             r"\([^()\n]{0,20}\Z")
-_YEAR_AFTER = re.compile(r"[ \t]*,?[ \t]*(?:1[6-9]|20)\d\d\b")
+_DEGREE_YEAR = re.compile(r"[ \t]*,?[ \t]*(?:1[6-9]|20)\d\d\b")
 _DEGREE_WORD = r"(?:Bachelor|Master|Doctor|Doctorate|Associate|Licentiate|Diploma|Certificate)"
 _FIELDS = frozenset("""arts science sciences business engineering law laws medicine philosophy education
     music divinity theology nursing public social surgery pharmacy dental veterinary architecture letters
@@ -144,7 +144,7 @@ def _degree_letters(text: str, start: int, end: int) -> bool:
     if before.rfind("(") <= before.rfind(")") or not _LISTED_BEFORE.search(before):
         return False
     return (text[start:end] not in _STATES or _SCHOOL_BEFORE.search(before) is not None
-            or _YEAR_AFTER.match(text, end) is not None)
+            or _DEGREE_YEAR.match(text, end) is not None)
 
 
 def _degree_code(word: str) -> bool:
