@@ -163,16 +163,12 @@ _LOWER_AFTER = re.compile(r"[ \t]+[^\W\d_A-Z]")
 World's End", "Are You Afraid of the Dark?", "Big Homie (with Kanye West)")."""
 
 
-_SUBTITLE = re.compile(r":[ \t]+(?=[A-Z0-9])")
-"""A subtitle's colon inside a title's cell: "Captain America: The Winter Soldier"."""
-
-
 def _column_titles(text: str) -> list[list[tuple[int, int]]]:
     """The titles filling the cells of a table's columns of titles (``_TITLE_HEADER``) below its first row: "Seventh
     Heaven" and "Sunrise" under "| Film |", "Titanic" under "| Title |": a cell's title-case run, in quotation marks or
-    not, its subtitle too, with no word in lower case after it (``_LOWER_AFTER``; "single only" is none). Not in an
-    infobox, whose first cells are keys ("title | Social work"), nor under "Title" beside "Name", where the titles are
-    offices ("| Jane Roe | Chief Executive Officer |")."""
+    not, with no word in lower case after it (``_LOWER_AFTER``; "single only" is none). Not in an infobox, whose first
+    cells are keys ("title | Social work"), nor under "Title" beside "Name", where the titles are offices ("| Jane Roe
+    | Chief Executive Officer |")."""
     out = []
     offset, block = 0, []  # block: (line start, line) of the table around
     for line in text.split("\n") + [""]:
@@ -191,11 +187,6 @@ def _column_titles(text: str) -> list[list[tuple[int, int]]]:
                         a = start + cells[i][0] + len(cell) - len(cell.lstrip())
                         quote = next((q for q in _QUOTES if text.startswith(q, a)), None)
                         words = _run(text, a + len(quote), _QUOTES[quote]) if quote else _run(text, a, None)
-                        while words and (sub := _SUBTITLE.match(text, words[-1][1], start + cells[i][1])):
-                            more = _run(text, sub.end(), None, start + cells[i][1])  # "X-Men: The Last Stand"
-                            if not more:
-                                break
-                            words += more
                         if (words and _LOWER_AFTER.match(text, words[-1][1], start + cells[i][1]) is None
                                 and any(text[x].isupper() and y - x > 1 and not never_name(text[x:y])
                                         for x, y in words)):
