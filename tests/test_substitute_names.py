@@ -841,3 +841,20 @@ def test_initialisms_spelled_out_are_names_of_bodies_or_terms() -> None:
     assert [text[a:b] for a, b in spelled_out_terms(text)] == ["Gross Domestic Product", "GDP"]
     table = "Team | Goals Against Union (GAU) | Games\nRovers | 3 | 4"
     assert spelled_out_names(table) == [] and spelled_out_terms(table) == []
+
+
+@pytest.mark.parametrize("text, tail", [
+    ("Lee Seung-hoon won", "hoon"), ("Jun-ichi Sato", "ichi"), ("Yoon Ji\\-hoon", "hoon"), ("Chan Yung-jan.", "jan"),
+    ("Shih Tzu-like dogs", None), ("a Mehta-led team", None), ("Lion-hearted", None), ("Co-operation", None),
+    ("Saint-Maur-des-Fosses", None), ("Archimedes-lab.org", None), ("Blu-ray", None),
+])
+def test_a_romanised_name_ends_with_its_syllable_after_a_dash_not_with_an_english_word(text, tail) -> None:
+    from ragability_gen.substitute.entities import syllable_end
+
+    dash = text.index("-") - text[:text.index("-")].endswith("\\")
+    end = syllable_end(text, dash)
+    assert (None if end is None else text[end - len(tail or ""):end]) == tail
+    if tail is not None:
+        table = build_table([mention(text, text[:end], "PERSON")], maker())
+        new = table.compose(text[:end])
+        assert not new.endswith(tail) and new[:1].isupper() and new[-len(tail) - 1:].islower(), new

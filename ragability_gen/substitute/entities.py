@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .dates import MONTHS, WEEKDAYS, century_names
-from .english import readings
+from .english import known, readings
 from .names import (
     VERY_COMMON_ZIPF,
     capitalised_only,
@@ -88,8 +88,9 @@ TITLES = ABBREVIATED_TITLES | frozenset(
 _NAMING_TITLES = ABBREVIATED_TITLES | frozenset("king queen lady lord".split())
 """Titles that end names of ordinary words as often as offices ("The Lion King", "Electric Lady", "Lake Shore Dr")."""
 SUFFIXES = frozenset("jr sr jnr snr".split())
-PREFIXES = frozenset("anti pro non mid ex proto pseudo semi ultra counter".split())
-"""Prefixes written before a name with a dash, kept as they are: "Anti-Taliban forces", "Ex-Bond girl"; not
+PREFIXES = frozenset("anti pro non mid ex proto pseudo semi ultra counter co".split())
+"""Prefixes written before a name or word with a dash, kept as they are: "Anti-Taliban forces", "Ex-Bond girl",
+"Security and Co-operation"; not
 "Post" or "Neo", which are names too ("Emil Post")."""
 GENERIC = frozenset("""
     fall
@@ -223,7 +224,8 @@ def _kept(part: str, first: bool, person: bool = False) -> bool:
     known family name ("Damon Hill"; but "Castle Donington", which NER may call a person, keeps "Castle"), or a given
     name opening it ("Bill Gates")."""
     low = part.casefold()
-    return (len(part) == 1 or low in FUNCTION or low in TITLES or low in SUFFIXES or low in PREFIXES
+    return (len(part) == 1 or low in FUNCTION or low in TITLES or low in SUFFIXES
+            or low in PREFIXES and not part.isupper()  # "Co-operation", "MGM Distribution Co"; not the state "CO"
             or (never_name(part) and not (person and is_known_name(low)))
             or (low in GENERIC and not (person and (is_surname(low) or (first and is_given_name(low)))))
             or (low in WEEKDAYS and not first and not person)  # "Bloody Sunday" -> "Wohns Sunday"
@@ -278,6 +280,20 @@ class Mention:
     end: int
     text: str
     label: str
+
+
+_SYLLABLE = re.compile(r"\\?-([a-z]{2,})(?![\w'’-]|\.\w)")
+
+
+def syllable_end(text: str, end: int) -> int | None:
+    """Where the lower-case syllable after a dash at ``end`` ends, when it ends a romanised name there ("hoon" of
+    "Lee Seung-hoon", "ichi" of "Jun-ichi", "jan" of "Chan Yung-jan", also escaped: "Seung\\-yeol"); None for an
+    English word ("Shih Tzu-like", "Lion-hearted", "Blu-ray", "Co-operation"), a function word, a syllable the name
+    goes on after ("des" of "Saint-Maur-des-Fosses") and a domain's label ("Archimedes-lab.org")."""
+    m = _SYLLABLE.match(text, end)
+    if m is None or m[1] in FUNCTION or known(m[1]) or is_word(m[1]) and len(m[1]) > 4:
+        return None
+    return m.end()
 
 
 def trim(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -805,7 +821,17 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         elif label in ("NORP", "LANGUAGE") and any(nationality(text[a:b]) or capitalised_only(text[a:b])
                                                    for a, b in caps):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "French troops", "Americans' fears"
-    return out
+    return [_with_syllable(text, m) for m in out]
+
+
+_LAST_WORD = re.compile(r"(?<![^\W\d_])[A-Z][^\W\d_A-Z]+\Z")  # "Jun"; not "BROH" of "BROH-meen"
+
+
+def _with_syllable(text: str, m: Mention) -> Mention:
+    """``m`` with the romanised syllable that ends its last word after a dash, which NER left out ("Jun" of "Jun-ichi
+    Sato", see ``syllable_end``)."""
+    end = syllable_end(text, m.end) if _LAST_WORD.search(m.text) else None
+    return m if end is None else Mention(m.field, m.start, end, text[m.start:end], m.label)
 
 
 _RUN_BEFORE = re.compile(r"(?<![\w'’-])(?:[A-Z][\w'’-]*[ \t]+(?:(?:in|a|an|the|of|by|or|and)[ \t]+)*)*\Z")

@@ -60,6 +60,7 @@ from .entities import (
     parts,
     shape,
     styled,
+    syllable_end,
 )
 from .kinds import abbreviation, initials, named_by_day
 from .names import (
@@ -577,8 +578,9 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
     person = not _named_day(ent, words) and (
         ent.label == "PERSON" or (ent.label in ("ORG", "FAC", "PROPN") and person_shaped(list(words))))
     lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
+    tails = _syllable_tails(ent.surface)
     out = [i for i, w in enumerate(words)
-           if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES)]
+           if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES) or i in tails]
     if any(w.casefold() in AWARDS for w in words[1:]):
         named = [i for i in out if not (ordinary(words[i]) and is_word(words[i]))]
         head = next(i for i, w in enumerate(words) if i and w.casefold() in AWARDS)
@@ -588,6 +590,14 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
         return [0]  # "SM Entertainment" -> "NJH Entertainment", "CAS Number | 7440-45-1" -> "WKK Number"
     out = [i for i in out if words[i].casefold() not in HEADS]  # none left: see _map_parts
     return out if person else [i for i in out if words[i].casefold() not in _SPORTS] or out  # "Joe Hockey" changes
+
+
+def _syllable_tails(surface: str) -> set[int]:
+    """The indexes of the parts of ``surface`` that are the lower-case syllable ending a romanised name after a dash
+    ("hoon" of "Lee Seung-hoon", see ``syllable_end``): part of the name, no lower-case word that stays."""
+    spans = parts(surface)
+    return {i for i in range(1, len(spans))
+            if surface[spans[i - 1][0]].isupper() and syllable_end(surface, spans[i - 1][1]) == spans[i][1]}
 
 
 _BUSINESSES = frozenset("""number entertainment comics publishing publications records recordings media productions
