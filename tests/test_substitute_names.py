@@ -858,3 +858,17 @@ def test_a_romanised_name_ends_with_its_syllable_after_a_dash_not_with_an_englis
         table = build_table([mention(text, text[:end], "PERSON")], maker())
         new = table.compose(text[:end])
         assert not new.endswith(tail) and new[:1].isupper() and new[-len(tail) - 1:].islower(), new
+
+
+def test_a_people_ner_names_is_an_ordinary_word_where_the_instance_writes_it_in_lower_case() -> None:
+    from ragability_gen.substitute.entities import misnamed_people
+
+    texts = ["Is it true that Social workers and Psychiatrists met French and Catholic Marines?",
+             "Most social workers and psychiatrists met the Marine Corps at www.french.org and www.catholic.org.",
+             "did the democrats win?"]
+    found = [mention(texts[0], w, "NORP") for w in ("Social", "French", "Catholic", "Marines")]
+    found += [mention(texts[0], "Psychiatrists", "PROPN"), mention(texts[1], "Marine Corps", "ORG"),
+              mention(texts[2], "democrats", "NORP")]
+    assert misnamed_people(found, texts) == {"Social"}
+    found.append(mention(texts[0] + " A Psychiatrist", "Psychiatrist", "NORP"))
+    assert misnamed_people(found, texts + ["A psychiatrist"]) == {"Social", "Psychiatrist", "Psychiatrists"}

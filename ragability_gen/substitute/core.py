@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, partial
 from typing import Any
@@ -43,6 +43,7 @@ from .entities import (
     category_cell,
     key_word_at,
     mentions,
+    misnamed_people,
     norm,
     ordinary,
     ordinary_written_words,
@@ -295,18 +296,18 @@ _NAMED_ANYWAY = frozenset({"NORP", "LANGUAGE", "TAXON", "SCRIPT", "CURRENCY", "T
 
 
 def _no_written_words(found: list[Mention], texts: Sequence[str], first_field: Mapping[str, str],
-                      classes: Callable[[str], frozenset[str]]) -> list[Mention]:
+                      classes: Callable[[str], frozenset[str]], people: Collection[str]) -> list[Mention]:
     """``found`` without the one-word mentions of ordinary words the instance also writes in lower case (see
     ``written_words``), and with the lower-case mentions of rarer such words that may be nouns (terms), so that a
     word is replaced in every case or in none: never "Emell () or reflection coefficient, from Latin albedo". A
     rare word that is no noun is no term (``plain_written``; also where ``classes``, ``Annotations.classes``, knows
-    it as no noun)."""
+    it as no noun). ``people``: NER's peoples that are words (``misnamed_people``), ordinary ones or terms alike."""
     words = written_words({m.text for m in found if m.label not in _NAMED_ANYWAY}, texts)
-    if not words:
+    if not words and not people:
         return found
-    terms = {w: next(m.label for m in found if m.text == w) for w in words
+    terms = {w: "TERM" if w in people else next(m.label for m in found if m.text == w) for w in {*words, *people}
              if not plain_written(w) and (not (known := classes(w)) or "noun" in known)}
-    out = [m for m in found if m.text not in words or m.text in terms]
+    out = [m for m in found if m.text not in words and m.text not in people or m.text in terms]
     for w, label in terms.items():
         out += [Mention(first_field[t], m.start(), m.end(), m[0], label)
                 for t in texts for m in whole_word(w.lower()).finditer(t)]
@@ -405,6 +406,7 @@ class _Group:
         self.edited = adjust is not None and adjust.entries is not None
         self.adjusted = adjust is not None
         self.names: set[str] | None = None
+        self.plain: set[str] = set()  # NER's peoples that are ordinary words (see ``misnamed_people``)
         self.review: dict[str, Any] | None = None
         fake = _faker()
         fake.seed_instance(seed)
@@ -504,8 +506,10 @@ class _Group:
         for t, more in zip(self.texts, shaped(self.texts, ner_names, labels, by_text, spans, tags,
                                                         infos.classes, quoted), strict=True):
             found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
+        self.plain = misnamed_people(_no_terms(found, self.texts, first_field), self.texts)  # "Social" of "Social
+        # workers" beside "social work": "Bachelor of Social Work" is a degree, no name
         found = _no_written_words(_terms_everywhere(found, self.texts, first_field), self.texts, first_field,
-                                  infos.classes)
+                                  infos.classes, self.plain)
         return _no_terms(_no_award_fields(_no_categories(found, self.texts), self.texts), self.texts, first_field)
 
     def _rewrite(self, text: str, metadata: bool = False) -> Rewrite:
@@ -539,7 +543,8 @@ class _Group:
         words = {s.text for s in scan(left, left, names, invented, {})
                  if s.kind == "name" and s.text[:1].isupper() and not is_common(s.text)
                  and _POSSESSIVE.sub("", s.text).casefold() not in HEADS}  # "the Opposition's push": no name
-        add = sorted(w for w in words - ordinary_written_words(words, self.texts) if not _opens_key(w, self.texts))
+        add = sorted(w for w in words - ordinary_written_words(words, self.texts) - self.plain
+                     if not _opens_key(w, self.texts))
         if not add:
             return self
         adjust = Adjust(add=tuple(add), pinned=dict(self.table.part_map), offset=self.offset)
@@ -548,7 +553,8 @@ class _Group:
     def prepare_scan(self) -> None:
         """The input's name words and the invented words, which the leak scan compares the output with."""
         if self.names is None:
-            self.names = input_names(self.texts, {t: self.infos[t].ents for t in self.texts})
+            self.names = input_names(self.texts, {t: self.infos[t].ents for t in self.texts}) - {
+                w.casefold() for w in self.plain}  # "Social" of "Social workers", which NER called a people
         made = [*self.table.part_map.values(), *self.table.whole.values(),
                 *(w for own in self.table.own.values() for w in own.values())]
         self.invented = {w.casefold() for v in made for w in _WORD.findall(v)}

@@ -360,6 +360,30 @@ def written_words(candidates: Iterable[str], texts: Sequence[str]) -> set[str]:
     return words
 
 
+def misnamed_people(found: Collection[Mention], texts: Sequence[str]) -> set[str]:
+    """The texts of the one-word mentions in ``found`` of a capitalised dictionary word that NER called a
+    nationality, religious or political group, that names no people and that a text with capitals also writes in
+    lower case: an ordinary word a writer capitalised, wherever that happens ("Is it true that Social workers ..."
+    beside "social work", "A Psychiatrist needs" beside "psychiatrists", "the Cycling events" beside "18 cycling
+    events"); with its plural or singular found as another kind ("Psychiatrists"). Not a people's or a language's
+    word ("French", "Hindu"), a name the dictionary writes capitalised, a given name or a place, nor a word of a
+    longer name ("Marines" beside "Marine Corps"); a text wholly in lower case (a question as typed: "how many
+    democrats ...") and a web address ("www.crufts.org.uk") tell nothing."""
+    in_names = {m.text[a:b].casefold() for m in found if len(ps := parts(m.text)) > 1 for a, b in ps}
+    words = set()
+    for w in {m.text for m in found if m.label == "NORP"}:
+        if not (len(w) > 2 and w[:1].isupper() and w[1:].islower() and w.isalpha()) or not is_word(w.lower()):
+            continue
+        if (nationality(w) or demonym_or_language(w) or is_proper_entry(w) or is_given_name(w) or is_place_name(w)
+                or known_place(w) or any(f in in_names for f in (w.casefold(), *singulars(w.casefold())))):
+            continue
+        written = re.compile(rf"(?<![\w./@-]){w.lower()}(?![\w@-]|\.\w)")
+        if any(not t.islower() and written.search(t) for t in texts):
+            words.add(w)
+    return words | {m.text for m in found if any(f in words for f in singulars(m.text))
+                    or any(f"{m.text}s" == w or m.text in singulars(w) for w in words)}
+
+
 _NEXT = re.compile(r"[ \t]+([a-z]+)\b")
 
 
