@@ -844,7 +844,8 @@ def test_initialisms_spelled_out_are_names_of_bodies_or_terms() -> None:
 
 
 @pytest.mark.parametrize("text, tail", [
-    ("Lee Seung-hoon won", "hoon"), ("Jun-ichi Sato", "ichi"), ("Yoon Ji\\-hoon", "hoon"), ("Chan Yung-jan.", "jan"),
+    ("Lee Seung-hoon won", "hoon"), ("Jun-ichi Sato", "ichi"), ("Yoon Ji\\-hoon", "hoon"), ("Ngo Ka-nin.", "nin"),
+    ("Chan Yung-jan", None), ("Kang Min-jun", None),
     ("Shih Tzu-like dogs", None), ("a Mehta-led team", None), ("Lion-hearted", None), ("Co-operation", None),
     ("Saint-Maur-des-Fosses", None), ("Archimedes-lab.org", None), ("Blu-ray", None),
 ])

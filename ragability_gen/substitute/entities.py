@@ -289,9 +289,11 @@ def syllable_end(text: str, end: int) -> int | None:
     """Where the lower-case syllable after a dash at ``end`` ends, when it ends a romanised name there ("hoon" of
     "Lee Seung-hoon", "ichi" of "Jun-ichi", "jan" of "Chan Yung-jan", also escaped: "Seung\\-yeol"); None for an
     English word ("Shih Tzu-like", "Lion-hearted", "Blu-ray", "Co-operation"), a function word, a syllable the name
-    goes on after ("des" of "Saint-Maur-des-Fosses") and a domain's label ("Archimedes-lab.org")."""
+    goes on after ("des" of "Saint-Maur-des-Fosses") and a domain's label ("Archimedes-lab.org"); nor a syllable as
+    common as the lower-case words that stay (``TERM_ZIPF``: "jun" of "Min-jun", "ho", "il", "ji")."""
     m = _SYLLABLE.match(text, end)
-    if m is None or m[1] in FUNCTION or known(m[1]) or is_word(m[1]) and len(m[1]) > 4:
+    if (m is None or m[1] in FUNCTION or known(m[1]) or is_word(m[1]) and len(m[1]) > 4
+            or is_common(m[1], TERM_ZIPF)):
         return None
     return m.end()
 
