@@ -406,7 +406,7 @@ class _Group:
         self.edited = adjust is not None and adjust.entries is not None
         self.adjusted = adjust is not None
         self.names: set[str] | None = None
-        self.plain: set[str] = set()  # NER's peoples that are ordinary words (see ``misnamed_people``)
+        self.plain: set[str] = set()  # NER's peoples that are words, ordinary or terms (``misnamed_people``)
         self.review: dict[str, Any] | None = None
         fake = _faker()
         fake.seed_instance(seed)

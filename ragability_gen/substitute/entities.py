@@ -287,7 +287,7 @@ _SYLLABLE = re.compile(r"\\?-([a-z]{2,})(?![\w'’-]|\.\w)")
 
 def syllable_end(text: str, end: int) -> int | None:
     """Where the lower-case syllable after a dash at ``end`` ends, when it ends a romanised name there ("hoon" of
-    "Lee Seung-hoon", "ichi" of "Jun-ichi", "jan" of "Chan Yung-jan", also escaped: "Seung\\-yeol"); None for an
+    "Lee Seung-hoon", "ichi" of "Jun-ichi", "nin" of "Ngo Ka-nin", also escaped: "Seung\\-yeol"); None for an
     English word ("Shih Tzu-like", "Lion-hearted", "Blu-ray", "Co-operation"), a function word, a syllable the name
     goes on after ("des" of "Saint-Maur-des-Fosses") and a domain's label ("Archimedes-lab.org"); nor a syllable as
     common as the lower-case words that stay (``TERM_ZIPF``: "jun" of "Min-jun", "ho", "il", "ji")."""
@@ -383,7 +383,7 @@ def misnamed_people(found: Collection[Mention], texts: Sequence[str]) -> set[str
         if any(not t.islower() and written.search(t) for t in texts):
             words.add(w)
     return words | {m.text for m in found if any(f in words for f in singulars(m.text))
-                    or any(f"{m.text}s" == w or m.text in singulars(w) for w in words)}
+                    or any(m.text in singulars(w) for w in words)}
 
 
 _NEXT = re.compile(r"[ \t]+([a-z]+)\b")
