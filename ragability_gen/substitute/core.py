@@ -34,6 +34,7 @@ from .entities import (
     _POSSESSIVE,
     ENTITY_TYPES,
     HEADS,
+    SPORTS,
     WORD_END,
     WORD_START,
     Mention,
@@ -544,7 +545,8 @@ class _Group:
                  if s.kind == "name" and s.text[:1].isupper() and not is_common(s.text)
                  and _POSSESSIVE.sub("", s.text).casefold() not in HEADS}  # "the Opposition's push": no name
         add = sorted(w for w in words - ordinary_written_words(words, self.texts) - self.plain
-                     if not _opens_key(w, self.texts))
+                     if not _opens_key(w, self.texts) and w.casefold() not in SPORTS)  # "Hurling" of "Tipperary
+        # Senior Hurling Championship", which the mapping keeps
         if not add:
             return self
         adjust = Adjust(add=tuple(add), pinned=dict(self.table.part_map), offset=self.offset)

@@ -88,6 +88,12 @@ TITLES = ABBREVIATED_TITLES | frozenset(
 _NAMING_TITLES = ABBREVIATED_TITLES | frozenset("king queen lady lord".split())
 """Titles that end names of ordinary words as often as offices ("The Lion King", "Electric Lady", "Lake Shore Dr")."""
 SUFFIXES = frozenset("jr sr jnr snr".split())
+SPORTS = frozenset("""football rugby cricket golf tennis hockey soccer netball lacrosse baseball basketball athletic
+    athletics rowing yacht racing reserve oval hurling camogie shinty curling volleyball handball softball badminton
+    cycling swimming boxing wrestling skating skiing snooker archery fencing judo gymnastics triathlon motorsport
+    chess futsal bandy""".split())
+"""A sport's or ground's word: it stays in a name another word names ("Eltham Football Club", "Yulong Reserve") and
+changes in one it alone names ("National Football League", "Federal Reserve")."""
 PREFIXES = frozenset("anti pro non mid ex proto pseudo semi ultra counter co".split())
 """Prefixes written before a name or word with a dash, kept as they are: "Anti-Taliban forces", "Ex-Bond girl",
 "Security and Co-operation"; not

@@ -41,6 +41,7 @@ from .entities import (
     GENERIC,
     HEADS,
     MONTHS_DAYS,
+    SPORTS,
     TITLES,
     WORD_END,
     WORD_START,
@@ -589,7 +590,7 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
     if not person and _acronym_before_words(ent, words):
         return [0]  # "SM Entertainment" -> "NJH Entertainment", "CAS Number | 7440-45-1" -> "WKK Number"
     out = [i for i in out if words[i].casefold() not in HEADS]  # none left: see _map_parts
-    return out if person else [i for i in out if words[i].casefold() not in _SPORTS] or out  # "Joe Hockey" changes
+    return out if person else [i for i in out if words[i].casefold() not in SPORTS] or out  # "Joe Hockey" changes
 
 
 def _syllable_tails(surface: str) -> set[int]:
@@ -628,12 +629,6 @@ def _named_day(ent: Entity, words: Sequence[str]) -> bool:
     NER nor a given name opening it calls a person's ("Saṅgha Day"; "Paul Day" and "Charlie Day" change whole)."""
     return len(words) >= 2 and words[-1] in ("Day", "Eve") and (
         " ".join(words) in holiday_names() or ent.label != "PERSON" and not is_given_name(words[0]))
-
-
-_SPORTS = frozenset("""football rugby cricket golf tennis hockey soccer netball lacrosse baseball basketball athletic
-    athletics rowing yacht racing reserve oval""".split())
-"""A sport's or ground's word: it stays in a name another word names ("Eltham Football Club", "Yulong Reserve") and
-changes in one it alone names ("National Football League", "Federal Reserve")."""
 
 
 def _title_kept(words: Sequence[str], i: int) -> bool:
