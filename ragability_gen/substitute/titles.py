@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
+from itertools import groupby
 
 from .entities import _POSSESSIVE, ABBREVIATED_TITLES, MONTHS_DAYS, Mention, ordinary
 from .names import is_common, is_word
 from .places import listed_place
-from .words import ROW, cell_spans, key_column, never_name
+from .words import key_column, line_cells, never_name
 
 WORKS = ("album", "albums", "song", "songs", "single", "singles", "film", "films", "movie", "movies", "novel",
          "novels", "book", "books", "series", "miniseries", "sitcom", "TV show", "television show", "musical", "opera",
@@ -170,29 +171,22 @@ def _column_titles(text: str) -> list[list[tuple[int, int]]]:
     cells are keys ("title | Social work"), nor under "Title" beside "Name", where the titles are offices ("| Jane Roe
     | Chief Executive Officer |")."""
     out = []
-    offset, block = 0, []  # block: (line start, line) of the table around
-    for line in text.split("\n") + [""]:
-        if ROW.search(line):
-            block.append((offset, line))
-        else:
-            if len(block) >= 2 and not key_column(text, block[0][0]):
-                head = [block[0][1][a:b].strip() for a, b in cell_spans(block[0][1])]
-                named = any(h.casefold() in ("name", "names") for h in head)  # "| Name | Title |": offices
-                columns = [i for i, h in enumerate(head) if _TITLE_HEADER.fullmatch(h)
-                           and not (named and h.casefold().startswith("title"))]
-                for start, row in block[1:] if columns else ():
-                    cells = cell_spans(row)
-                    for i in columns if len(cells) == len(head) else ():
-                        cell = row[slice(*cells[i])]
-                        a = start + cells[i][0] + len(cell) - len(cell.lstrip())
-                        quote = next((q for q in _QUOTES if text.startswith(q, a)), None)
-                        words = _run(text, a + len(quote), _QUOTES[quote]) if quote else _run(text, a, None)
-                        if (words and _LOWER_AFTER.match(text, words[-1][1], start + cells[i][1]) is None
-                                and any(text[x].isupper() and y - x > 1 and not never_name(text[x:y])
-                                        for x, y in words)):
-                            out.append(words)
-            block = []
-        offset += len(line) + 1
+    for is_row, lines in groupby(line_cells(text), key=lambda cells: cells is not None):
+        block = [cells for cells in lines if cells is not None]  # a table: its rows' cells
+        if not is_row or len(block) < 2 or key_column(text, block[0][0][0]):
+            continue
+        head = [text[a:b].strip() for a, b in block[0]]
+        named = any(h.casefold() in ("name", "names") for h in head)  # "| Name | Title |": offices
+        columns = [i for i, h in enumerate(head) if _TITLE_HEADER.fullmatch(h)
+                   and not (named and h.casefold().startswith("title"))]
+        for cells in block[1:] if columns else ():
+            for a, b in (cells[i] for i in columns) if len(cells) == len(head) else ():
+                a += len(text[a:b]) - len(text[a:b].lstrip())
+                quote = next((q for q in _QUOTES if text.startswith(q, a)), None)
+                words = _run(text, a + len(quote), _QUOTES[quote]) if quote else _run(text, a, None)
+                if (words and _LOWER_AFTER.match(text, words[-1][1], b) is None
+                        and any(text[x].isupper() and y - x > 1 and not never_name(text[x:y]) for x, y in words)):
+                    out.append(words)
     return out
 
 

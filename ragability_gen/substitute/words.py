@@ -298,7 +298,7 @@ def column_cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The spans of the cells in the column of the cell that holds ``text[start:end]``, its own among them: the same
     cell of each row around it with as many cells (a table's block of lines), trimmed as ``cell_span`` trims; [] where
     no row holds it."""
-    rows = _rows(text)
+    rows = line_cells(text)
     line = text.count("\n", 0, start)
     row = rows[line]
     if row is None or ROW.search(text, start, end):
@@ -315,12 +315,12 @@ def column_cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 @lru_cache(maxsize=256)
 def _widths(text: str) -> tuple[int, ...]:
-    """The number of cells of each line of ``text`` (``_rows``), -1 for a line that is no table row."""
-    return tuple(-1 if r is None else len(r) for r in _rows(text))
+    """The number of cells of each line of ``text`` (``line_cells``), -1 for a line that is no table row."""
+    return tuple(-1 if r is None else len(r) for r in line_cells(text))
 
 
 @lru_cache(maxsize=256)
-def _rows(text: str) -> tuple[tuple[tuple[int, int], ...] | None, ...]:
+def line_cells(text: str) -> tuple[tuple[tuple[int, int], ...] | None, ...]:
     """The cells of each line of ``text`` as spans, without the empty ones its outer bars make, or None for a line
     that is no table row."""
     out: list[tuple[tuple[int, int], ...] | None] = []
