@@ -507,11 +507,11 @@ class _Group:
         for t, more in zip(self.texts, shaped(self.texts, ner_names, labels, by_text, spans, tags,
                                                         infos.classes, quoted), strict=True):
             found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
-        self.plain = misnamed_people(_no_terms(found, self.texts, first_field), self.texts)  # "Social" of "Social
-        # workers" beside "social work": "Bachelor of Social Work" is a degree, no name
+        found = _no_terms(found, self.texts, first_field)
+        self.plain = misnamed_people(found, self.texts)  # "Social" of "Social workers" beside "social work"
         found = _no_written_words(_terms_everywhere(found, self.texts, first_field), self.texts, first_field,
                                   infos.classes, self.plain)
-        return _no_terms(_no_award_fields(_no_categories(found, self.texts), self.texts), self.texts, first_field)
+        return _no_award_fields(_no_categories(found, self.texts), self.texts)
 
     def _rewrite(self, text: str, metadata: bool = False) -> Rewrite:
         """Rewrite one text; problems and repairs are worded without the field, which the row adds.
