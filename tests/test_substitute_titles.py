@@ -11,7 +11,7 @@ from test_substitute_names import maker
 
 from ragability_gen import Answer, Context, Instance, substitute_instances
 from ragability_gen.substitute import nlp
-from ragability_gen.substitute.english import english_word, readings
+from ragability_gen.substitute.english import english_word, plural, readings
 from ragability_gen.substitute.entities import Mention
 from ragability_gen.substitute.mapping import build_table
 from ragability_gen.substitute.names import is_common
@@ -153,6 +153,28 @@ def test_names_in_a_title_get_invented_names_and_words_english_ones() -> None:
     new = compose("Jack of Fables").split()
     assert new[1] == "of" and not is_common(new[0], 1.0)  # "Jack" is a given name: an invented one
     assert is_common(new[2], 3.0) and new[2].endswith("s")  # "Fables": a plural noun
+
+
+@pytest.mark.parametrize("word, ending, expected", [
+    ("Door", "es", "Doors"), ("participant", "es", "participants"), ("Child", "s", "Children"),
+    ("Man", "s", "Men"), ("Felix", "s", "Felixes"), ("Schen", "s", "Schens"), ("Bates", "s", "Bateses"),
+    ("Academy", "s", "Academies"), ("XQ", "s", "XQs"), ("DOOR", "ES", "DOORS"),
+])
+def test_a_plural_follows_the_new_word_not_the_old_ending(word: str, ending: str, expected: str) -> None:
+    assert plural(word, ending) == expected
+
+
+def test_a_title_word_in_the_plural_gets_the_new_word_s_plural() -> None:
+    nlp.load_model()
+    text = "The film My Hero Academia: Two Heroes premiered in Los Angeles in 2018."
+    inst = Instance("t1", "When did the film premiere?", {"1": Context("1", text, "qeu", "1", (), ())},
+                    {"1": Answer("2018", "in 2018")})
+    for seed in range(6):
+        out = substitute_instances([inst], seed=seed).instances[0].contexts["1"].text
+        new = re.search(r"Two (\w+) premiered", out)
+        assert new is not None and new[1] != "Heroes", out
+        singular = {lemma for lemmas in getAllLemmas(new[1].lower()).values() for lemma in lemmas}
+        assert any(plural(lemma, "s") == new[1].lower() for lemma in singular), out  # "Doors", never "Doores"
 
 
 def test_titled_names_a_title_and_entitled_to_does_not() -> None:

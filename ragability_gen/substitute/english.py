@@ -97,6 +97,28 @@ def known(word: str) -> bool:
     return any(upos in _UPOS for upos in getAllLemmas(word.lower()))
 
 
+_SIBILANT = ("s", "x", "z", "ch", "sh")
+
+
+def plural(word: str, ending: str) -> str:
+    """The plural of ``word``, a replacement standing where a name stood with the plural ``ending`` ("s", "es"): an
+    English noun's own plural ("Heroes" with "Hero" -> "Door": "Doors", not "Doores"; "child": "children"), a name's
+    by the regular rule ("Felix": "Felixes", "Schen": "Schens"), in the word's case; an acronym keeps the ending as
+    written ("CDs" -> "XQs")."""
+    from lemminflect import getInflection
+
+    if len(word) > 1 and word.isupper() and not ending.isupper():
+        return word + ending
+    low = word.lower()
+    forms = getInflection(low, "NNS") if known(low) and ("NOUN", "NN") in readings(low) else ()
+    new = forms[0] if forms and forms[0].isalpha() else low + ("es" if low.endswith(_SIBILANT) else "s")
+    if word.isupper():
+        return new.upper()
+    if new.startswith(low):
+        return word + new[len(low):]
+    return new[:1].upper() + new[1:] if word[:1].isupper() else new
+
+
 def english_word(rng: Any, original: str, taken: Collection[str]) -> str | None:
     """A common English word to stand for ``original`` in a title, in lower case: the same readings where the pool
     has such a word, else one sharing its first reading; starting with a vowel exactly when the original does (so

@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as _with
 
-from .english import known, readings
+from .english import known, plural, readings
 from .entities import (
     _DOTTED,
     _POSSESSIVE,
@@ -217,6 +217,8 @@ class Table:
             if self._kept_here(view, m.start(), m.start() + len(found), mode, cells):
                 continue
             edits = self.replaced_parts(found, m.start())
+            if edits and m["suffix"] and edits[-1][1] == m.start() + len(found):  # "Heroes": "Doors", not "Doores"
+                edits[-1] = (edits[-1][0], m.end("suffix"), plural(edits[-1][2], m["suffix"]))
             if edits:
                 new = edited(text, m.start(), m.end(), edits)  # the text's own characters, the ending kept
                 out.append(Hit(m.start(), m.end(), new, key, tuple(edits)))
