@@ -1184,12 +1184,13 @@ def _items(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
-def _value_items(text: str, start: int, end: int) -> list[tuple[int, int]]:
+@lru_cache(maxsize=256)  # asked by each infobox test of a span, one after another
+def _value_items(text: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
     """The items of the value of the infobox row that holds ``text[start:end]`` (one item where no list is there), or
-    [] outside an infobox's values (in its keys too)."""
+    none outside an infobox's values (in its keys too)."""
     if not in_row(text, start) or not _infobox(text, start) or key_cell(text, start, end):
-        return []
-    return _items(text, *cell_span(text, start, end))
+        return ()
+    return tuple(_items(text, *cell_span(text, start, end)))
 
 
 def _capitalised_span(text: str, item: tuple[int, int]) -> bool:
