@@ -873,3 +873,13 @@ def test_a_people_ner_names_is_an_ordinary_word_where_the_instance_writes_it_in_
     assert misnamed_people(found, texts) == {"Social"}
     found.append(mention(texts[0] + " A Psychiatrist", "Psychiatrist", "NORP"))
     assert misnamed_people(found, texts + ["A psychiatrist"]) == {"Social", "Psychiatrist", "Psychiatrists"}
+
+
+def test_a_dictionary_word_of_a_country_s_name_changes_in_that_name_only() -> None:
+    text = "The United Kingdom, the United States, the United Nations and Manchester United met."
+    names = (("United Kingdom", "GPE"), ("United States", "GPE"), ("United Nations", "ORG"),
+             ("Manchester United", "ORG"))
+    table = build_table([mention(text, n, label) for n, label in names], maker())
+    new = rewrite(text, table, [], None, None).new
+    kingdom = re.search(r"The (\w+) Kingdom, the (\w+) States, the United (\w+) and (\w+) United met", new)
+    assert kingdom is not None and kingdom[1] != kingdom[2] and "United" not in kingdom.group(1, 2), new

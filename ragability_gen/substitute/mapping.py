@@ -554,7 +554,7 @@ def _fix(table: Table, ent: Entity, new: str, distinctive: Sequence[int]) -> boo
     for i, ((a, b), (c, d)) in enumerate(zip(old_parts, new_parts, strict=True)):
         if norm(ent.surface[a:b]) == norm(new[c:d]):
             continue
-        if _title_own(ent, ent.surface[a:b], i) or b - a == 1:  # a letter changes in its name only: an initial,
+        if _own_word(ent, ent.surface[a:b], i) or b - a == 1:  # a letter changes in its name only: an initial,
             table.own.setdefault(ent.key, {})[norm(ent.surface[a:b])] = new[c:d]  # also of a person named inside
         else:
             known = table.part_map.get(norm(ent.surface[a:b]))
@@ -671,7 +671,7 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
     for i in replace:
         key = norm(words[i])
         w = words[i]
-        own = _title_own(ent, w, i) or i in initials
+        own = _own_word(ent, w, i) or i in initials
         if key in table.part_map and not own or key in table.own.get(ent.key, {}):
             continue
         if i in initials:  # "J. R. R. Tolkien" -> "K. M. M. Frecneck": the initials tell the name too
@@ -733,6 +733,16 @@ def _initial(ent: Entity, word: str, i: int) -> bool:
         return False
     after = ent.surface[spans[i][1]:spans[i][1] + 2]
     return after[:1].isspace() or after[:1] == "." and (after[1:] == "" or after[1:].isspace())  # not "D.III", "I-21"
+
+
+def _own_word(ent: Entity, word: str, i: int) -> bool:
+    """True for a word that changes in the name ``ent`` only: a title's kept word (``_title_own``) or a dictionary
+    word of a country's name of several words ("United" of "United Kingdom" and of "United States", which would
+    otherwise become one pair, "Outerland Kingdom" and "Outerland States", their peoples "Outerlandish" and
+    "Outerlandan"; "Ivory" of "Ivory Coast" beside "Ivory Records"). A place's word that is no dictionary word
+    stays one ("Korea" of "South Korea" and "North Korea")."""
+    return _title_own(ent, word, i) or (len(parts(ent.surface)) > 1 and is_word(word)
+                                        and country_of(ent.surface) is not None)
 
 
 def _title_own(ent: Entity, word: str, i: int) -> bool:
