@@ -15,12 +15,11 @@ from collections.abc import Collection
 from functools import cache, lru_cache
 from typing import Any
 
-from .names import is_common
+from .names import is_common, vowel_sound
 from .words import CONTENT_STOP_WORDS
 
 _UPOS = ("NOUN", "VERB", "ADJ", "ADV")
 """The parts of speech a replaced word may have; function words (pronouns, auxiliaries) stay in titles."""
-_VOWELS = frozenset("aeiou")
 _COMMON_FORM = 3.0
 """The least Zipf frequency of a form in the pool: "agencies", not the rare plural "monies"."""
 
@@ -121,8 +120,8 @@ def plural(word: str, ending: str) -> str:
 
 def english_word(rng: Any, original: str, taken: Collection[str]) -> str | None:
     """A common English word to stand for ``original`` in a title, in lower case: the same readings where the pool
-    has such a word, else one sharing its first reading; starting with a vowel exactly when the original does (so
-    "an Old Man" stays grammatical) where it can. None for a word with no reading to match.
+    has such a word, else one sharing its first reading; opening with a vowel's sound exactly when the original does
+    (``names.vowel_sound``: "an Old Man" stays grammatical) where it can. None for a word with no reading to match.
 
     Args:
         rng: The instance's seeded generator (``random.Random``); the same seed gives the same word.
@@ -137,7 +136,7 @@ def english_word(rng: Any, original: str, taken: Collection[str]) -> str | None:
     first = min(found, key=lambda r: (_UPOS.index(r[0]), r[1]))
     for candidates in (pool.get(found, ()), _by_reading().get(first, ())):
         fitting = [w for w in candidates if w != low and w not in taken and not _lemmas(w) & used]
-        same_start = [w for w in fitting if (w[0] in _VOWELS) == (low[:1] in _VOWELS)]
+        same_start = [w for w in fitting if vowel_sound(w) == vowel_sound(low)]
         if same_start or fitting:
             return str(rng.choice(same_start or fitting))
     return None

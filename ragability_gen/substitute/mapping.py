@@ -795,7 +795,8 @@ def _link_plurals(table: Table) -> None:
 def _link_places(table: Table, present: Callable[[str], bool], invent: Callable[[str, str], str]) -> list[Entity]:
     """Map the sibling forms of every replaced country (demonym, name, code); the new entities, if any."""
     single = {e.key: table.part_map[e.key] for e in table.entities.values() if e.key in table.part_map}
-    for e in table.entities.values():  # "the United States" -> "the Irod States": "American" follows it too
+    for e in table.entities.values():  # "the United States" -> "the Irod States": "American" follows it where
+        # its sound allows (see ``sibling_forms``)
         if e.key not in single and " " in e.surface and country_of(e.surface) is not None:
             new = table.compose(e.surface)
             if norm(new) != e.key:

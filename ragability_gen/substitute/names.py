@@ -372,10 +372,32 @@ def _demonym_ending(original: str) -> str:
     return next((e for e in _DEMONYM_ENDINGS if low.endswith(e)), "ians" if plural else "ian")
 
 
+_AN_LETTERS = frozenset("AEFHILMNORSX")
+"""Letters whose names open with a vowel: "an FBI agent", "an NP-complete problem"; "a CIA agent", "a U.S. citizen"."""
+
+
+def vowel_sound(word: str) -> bool:
+    """True where "an" goes before ``word``, by how its letters are read: a word opening with a vowel ("an Irish
+    poet", "an Old Man", "an Ulster town", "an Émile Zola fan"), not "eu", "one" or a "u" read "you" before one
+    consonant and a vowel ("a European", "a Union", "a Ugandan", "a Ukrainian"); letters read one by one by the
+    first one's name ("an FBI agent", "a CIA agent", "a U.S. citizen"; "a NASA engineer" and "a UNESCO site" are
+    read as words). Invented words keep the sound of the words they replace, so the article before them stays
+    right."""
+    letters = word.replace(".", "")
+    if len(letters) > 1 and letters.isupper() and letters.isalpha() and not (
+            len(letters) >= 4 and any(c in "AEIOU" for c in letters[1:3])):
+        return letters[0] in _AN_LETTERS
+    low = ascii_fold(letters)
+    if low.startswith(("eu", "one", "uk")) or low[:1] == "u" and len(low) > 2 and low[1] not in _VOWELS \
+            and low[2] in _VOWELS:
+        return False
+    return low[:1] in _VOWELS
+
+
 def _candidate(fake: Any, style: str, original: str, attempt: int) -> str | None:
     rng = fake.random
     models = _models()
-    vowel = original[:1] in _VOWELS
+    vowel = vowel_sound(original)
     if style == "acronym":  # short ones are nearly all taken: later attempts grow longer
         return "".join(rng.choice("BCDFGHJKLMNPRSTVWZ") for _ in range(len(original) + attempt // 50))
     if style == "demonym":
@@ -397,8 +419,9 @@ def invent(fake: Any, style: str, original: str, taken: set[str], tries: int = 5
         fake: A seeded Faker instance; its generator drives every choice.
         style: What kind of name to make (one of STYLES), or "word": a common English word for an ordinary word
             of a title of a work (see ``english``; an invented family name where no word fits).
-        original: The part replaced; the new one starts with a vowel exactly when it does (so "an
-            Irish" stays grammatical), keeps its case style, and is not similar to it.
+        original: The part replaced; the new one opens with a vowel's sound exactly when it does (``vowel_sound``:
+            "an Irish poet", "a European", "an FBI agent" stay grammatical), keeps its case style, and is not
+            similar to it.
         taken: Lower-cased words the new part must not equal (the instance's words, other inventions).
     """
     if style == "word":  # an ordinary word of a title of a work: another English word
@@ -409,12 +432,12 @@ def invent(fake: Any, style: str, original: str, taken: set[str], tries: int = 5
             return found
         style = "family"
     low_original = original.lower()
-    vowel = original[:1] in _VOWELS
+    vowel = vowel_sound(original)
     for attempt in range(tries):
         word = _candidate(fake, style, original, attempt)
         if not word or len(word) < 3 or word.lower() in taken or word.lower().startswith("mc"):
             continue
-        if style != "acronym" and (word[0] in _VOWELS) != vowel:
+        if vowel_sound(word) != vowel:
             continue
         if any(c * 3 in word for c in set(word)) or _near(word, low_original) or is_real(word):
             continue

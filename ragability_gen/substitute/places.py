@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
-from .names import PLURAL, is_common
+from .names import PLURAL, is_common, vowel_sound
 
 _DEMONYM_ENDINGS = ("ians", "ans", "ese", "ish", "ian", "ic", "an", "i")
 CURRENCY_ZIPF = 3.0
@@ -349,10 +349,20 @@ def sibling_forms(present: Callable[[str], bool], mapped: dict[str, str],
         old_words = {w.casefold() for n in country.names for w in n.split()}
         stem = next((w for w in place.split() if w.casefold() not in old_words), place.split()[-1])  # "Irod States"
         forms = {name: place for name in country.names if " " not in name}
+        other: str | None = None  # a stem for the peoples whose sound the place's new name does not give
         for demonym in (d for d in (country.demonym, *country.adjectives) if d and " " not in d):
-            forms.setdefault(demonym, demonym_for(stem, demonym))  # "South African": NER's, the name's words kept
+            new = demonym_for(stem, demonym)
+            own = mapped.get(demonym.casefold())
+            if vowel_sound(new) == vowel_sound(demonym):
+                pass
+            elif own is not None and vowel_sound(own) == vowel_sound(demonym):
+                new = own  # "a British actor" beside the United Kingdom, which became "Outerland Kingdom": "a
+            else:  # Brodish actor", not "a Outerlandish actor"
+                other = other or invent_place(demonym).split()[0]
+                new = demonym_for(other, demonym)
+            forms.setdefault(demonym, new)  # "South African": NER's, the name's words kept
             if demonym[-1:].isalpha() and not demonym.endswith(("s", "sh", "ch", "ese")):
-                forms.setdefault(demonym + "s", demonym_for(stem, demonym) + "s")  # "Icelanders", "Kazakhs"
+                forms.setdefault(demonym + "s", new + "s")  # "Icelanders", "Kazakhs"
         if country.code:
             forms[country.code] = code_for(stem, list(mapped.values()) + list(out.values()), present)
         for original, replacement in forms.items():
