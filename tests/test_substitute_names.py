@@ -254,6 +254,22 @@ def test_an_initialism_never_gets_its_own_letters_back() -> None:
     assert table.leftovers(new) == []
 
 
+@pytest.mark.parametrize("new, short, dotted", [("Brod", "BK", "B.K."), ("Velm", "VK", "V.K."),
+                                                ("Marl", "QTX", "Q.T.X.")])  # "MK" would be "an MK citizen"
+def test_a_country_s_two_letters_follow_its_new_name_where_the_sound_allows(new: str, short: str,
+                                                                             dotted: str) -> None:
+    text = "The United Kingdom (UK) voted; a U.K. citizen and the UK government spoke."
+    invented = iter([new, "QTX", "QTX"])
+
+    def make(style: str, original: str) -> str:
+        return next(invented)
+
+    table = build_table([mention(text, "United Kingdom", "GPE"), mention(text, "UK", "GPE"),
+                         mention(text, "U.K.", "GPE")], make)
+    assert rewrite(text, table, [], None, None).new == (
+        f"The {new} Kingdom ({short}) voted; a {dotted} citizen and the {short} government spoke.")
+
+
 def test_a_replaced_place_takes_its_demonyms_along() -> None:
     text = "Bavaria voted. Bavarian farmers and two Bavarians spoke; the Asia Cup and the Asian Games followed."
     table = build_table([mention(text, "Bavaria", "GPE"), mention(text, "Bavarian", "NORP"),

@@ -74,6 +74,8 @@ from .names import (
     is_proper_entry,
     is_word,
     person_shaped,
+    vowel_sound,
+    web2_lexicon,
 )
 from .places import country_of, demonym_for, demonym_or_language, derived_forms, holiday_names, sibling_forms
 from .words import CARDINALS, CONTENT_STOP_WORDS, in_row, never_name, sentence_start
@@ -906,17 +908,23 @@ def _link_abbreviated(table: Table) -> None:
 
 
 def _link_initialisms(table: Table) -> None:
-    """An acronym of the instance that is the initialism of another name follows it ("PRI" -> "TCA")."""
+    """An acronym of the instance that is the initialism of another name follows it ("PRI" -> "TCA"; "UK" and "U.K."
+    beside "United Kingdom" -> "Brod Kingdom": "BK", "B.K."), where the new letters open with the same sound
+    (``vowel_sound``) and are no real acronym of three letters or more ("IPA" or "CAT" for "ASA"), nor, of two (every
+    pair of letters is some acronym), a dictionary word ("UM" for "UN" beside "United Marleisch")."""
     for ent in table.entities.values():
-        if not (ent.surface.isupper() and ent.surface.isalpha() and ent.key in table.part_map):
+        dotted = _DOTTED.fullmatch(ent.surface) is not None
+        letters = ent.surface.replace(".", "") if dotted else ent.surface
+        if not (letters.isupper() and letters.isalpha() and ent.key in table.part_map):
             continue
         for other in table.entities.values():
-            if other is not ent and ent.surface in initials(other.surface):
+            if other is not ent and letters in initials(other.surface):
                 new = initials(table.compose(other.surface))
-                fitting = sorted(n for n in new if len(n) == len(ent.surface) and n != ent.surface
-                                 and not is_common(n, RARE_ZIPF))  # not "IPA" or "CAT" for "ASA"
+                fitting = sorted(n for n in new if len(n) == len(letters) and n != letters
+                                 and vowel_sound(n) == vowel_sound(ent.surface)
+                                 and (n.lower() not in web2_lexicon() if len(n) == 2 else not is_common(n, RARE_ZIPF)))
                 if fitting:
-                    table.part_map[ent.key] = fitting[0]
+                    table.part_map[ent.key] = ".".join(fitting[0]) + "." if dotted else fitting[0]
                 break
 
 
