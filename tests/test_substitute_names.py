@@ -667,6 +667,16 @@ def test_a_modern_word_before_a_model_code_is_a_maker(text: str, word: str, expe
     assert maker_at(text, start, start + len(word)) is expected
 
 
+def test_a_country_s_one_word_name_takes_the_new_name_s_own_word_not_the_whole() -> None:
+    text = "Angola borders the Democratic Republic of the Congo and the Republic of the Congo; Congo is large."
+    table = build_table([mention(text, "Democratic Republic of the Congo", "GPE"),
+                         mention(text, "Republic of the Congo", "GPE")], maker(), present=lambda form: form in text)
+    new = rewrite(text, table, [], None, None).new
+    found = re.fullmatch(r"Angola borders the (\w+) Republic of the (\w+) and the Republic of the (\w+); (\w+) is "
+                         r"large\.", new)
+    assert found is not None and found[1] != "Democratic" and found[2] == found[3] == found[4] != "Congo", new
+
+
 def test_a_countrys_language_adjective_and_plural_demonym_follow_it() -> None:
     from ragability_gen.substitute.places import country_of, sibling_forms
 

@@ -348,7 +348,8 @@ def sibling_forms(present: Callable[[str], bool], mapped: dict[str, str],
             place = invent_place(country.names[0])
         old_words = {w.casefold() for n in country.names for w in n.split()}
         stem = next((w for w in place.split() if w.casefold() not in old_words), place.split()[-1])  # "Irod States"
-        forms = {name: place for name in country.names if " " not in name}
+        one = place if " " not in place else stem  # "Congo" beside "Republic of the Congo" -> "Republic of the
+        forms = {name: one for name in country.names if " " not in name}  # Walen" is "Walen", never the whole name
         other: str | None = None  # a stem for the peoples whose sound the place's new name does not give
         for demonym in (d for d in (country.demonym, *country.adjectives) if d and " " not in d):
             new = demonym_for(stem, demonym)
