@@ -907,7 +907,7 @@ def test_a_people_ner_names_is_an_ordinary_word_where_the_instance_writes_it_in_
     assert misnamed_people(found, texts + ["A psychiatrist"]) == {"Social", "Psychiatrist", "Psychiatrists"}
 
 
-def test_a_dictionary_word_of_a_country_s_name_changes_in_that_name_only() -> None:
+def test_a_designator_a_country_s_name_changes_for_want_of_another_changes_in_that_name_only() -> None:
     text = "The United Kingdom, the United States, the United Nations and Manchester United met."
     names = (("United Kingdom", "GPE"), ("United States", "GPE"), ("United Nations", "ORG"),
              ("Manchester United", "ORG"))
@@ -915,6 +915,13 @@ def test_a_dictionary_word_of_a_country_s_name_changes_in_that_name_only() -> No
     new = rewrite(text, table, [], None, None).new
     kingdom = re.search(r"The (\w+) Kingdom, the (\w+) States, the United (\w+) and (\w+) United met", new)
     assert kingdom is not None and kingdom[1] != kingdom[2] and "United" not in kingdom.group(1, 2), new
+    text = "The Republic of Chile (República de Chile) borders Peru; East Timor lies on the Timor Sea."
+    names = (("Republic of Chile", "GPE"), ("República de Chile", "GPE"), ("East Timor", "GPE"), ("Timor Sea", "LOC"))
+    table = build_table([mention(text, n, label) for n, label in names], maker())
+    new = rewrite(text, table, [], None, None).new
+    found = re.fullmatch(r"The Republic of (\w+) \((\w+) de (\w+)\) borders Peru; East (\w+) lies on the (\w+) "
+                         r"Sea\.", new)
+    assert found is not None and found[1] == found[3] != "Chile" and found[4] == found[5] != "Timor", new
 
 
 @pytest.mark.parametrize("word, expected", [

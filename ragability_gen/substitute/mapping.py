@@ -738,12 +738,12 @@ def _initial(ent: Entity, word: str, i: int) -> bool:
 
 
 def _own_word(ent: Entity, word: str, i: int) -> bool:
-    """True for a word that changes in the name ``ent`` only: a title's kept word (``_title_own``) or a dictionary
-    word of a country's name of several words ("United" of "United Kingdom" and of "United States", which would
-    otherwise become one pair, "Outerland Kingdom" and "Outerland States", their peoples "Outerlandish" and
-    "Outerlandan"; "Ivory" of "Ivory Coast" beside "Ivory Records"). A place's word that is no dictionary word
-    stays one ("Korea" of "South Korea" and "North Korea")."""
-    return _title_own(ent, word, i) or (len(parts(ent.surface)) > 1 and is_word(word)
+    """True for a word that changes in the name ``ent`` only: a title's kept word (``_title_own``) or a designator of
+    a country's name that changes for want of another part ("United" of "United Kingdom" and of "United States",
+    which would otherwise become one pair, "Outerland Kingdom" and "Outerland States", their peoples "Outerlandish"
+    and "Outerlandan", and take "United" from "United Nations" too). A country's other words are one in every name
+    ("Chile" of "Republic of Chile" and "República de Chile", "Timor" of "East Timor" and "Timor Sea")."""
+    return _title_own(ent, word, i) or (len(parts(ent.surface)) > 1 and _kept(word, i == 0)
                                         and country_of(ent.surface) is not None)
 
 
