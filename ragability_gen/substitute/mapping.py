@@ -740,9 +740,9 @@ def _initial(ent: Entity, word: str, i: int) -> bool:
 def _own_word(ent: Entity, word: str, i: int) -> bool:
     """True for a word that changes in the name ``ent`` only: a title's kept word (``_title_own``) or a designator of
     a country's name that changes for want of another part ("United" of "United Kingdom" and of "United States",
-    which would otherwise become one pair, "Outerland Kingdom" and "Outerland States", their peoples "Outerlandish"
-    and "Outerlandan", and take "United" from "United Nations" too). A country's other words are one in every name
-    ("Chile" of "Republic of Chile" and "República de Chile", "Timor" of "East Timor" and "Timor Sea")."""
+    which would otherwise become one pair, "Brod Kingdom" and "Brod States", and take "United" from "United Nations"
+    too). A country's other words are one in every name ("Chile" of "Republic of Chile" and "República de Chile",
+    "Timor" of "East Timor" and "Timor Sea")."""
     return _title_own(ent, word, i) or (len(parts(ent.surface)) > 1 and _kept(word, i == 0)
                                         and country_of(ent.surface) is not None)
 
@@ -788,8 +788,7 @@ def _link_plurals(table: Table) -> None:
         family = next((b for b in (ent.key[:-1], ent.key[:-2] if ent.key.endswith("es") else "")
                        if b in families and b in table.part_map), None)
         if family is not None and ent.key not in families:
-            new = table.part_map[family]
-            table.part_map[ent.key] = new + ("es" if new.endswith(("s", "x", "z", "ch", "sh")) else "s")
+            table.part_map[ent.key] = plural(table.part_map[family], "s")
         elif ent.key[:-1] in table.part_map and demonym_or_language(ent.surface[:-1]):
             table.part_map[ent.key] = table.part_map[ent.key[:-1]] + "s"
 

@@ -388,10 +388,8 @@ def vowel_sound(word: str) -> bool:
             len(letters) >= 4 and any(c in "AEIOU" for c in letters[1:3])):
         return letters[0] in _AN_LETTERS
     low = ascii_fold(letters)
-    if low.startswith(("eu", "one", "uk")) or low[:1] == "u" and len(low) > 2 and low[1] not in _VOWELS \
-            and low[2] in _VOWELS:
-        return False
-    return low[:1] in _VOWELS
+    you = low[:1] == "u" and len(low) > 2 and low[1] not in _VOWELS and low[2] in _VOWELS  # "Union", "Ugandan"
+    return low[:1] in _VOWELS and not you and not low.startswith(("eu", "one", "uk"))
 
 
 def _candidate(fake: Any, style: str, original: str, attempt: int) -> str | None:

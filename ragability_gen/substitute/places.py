@@ -348,19 +348,20 @@ def sibling_forms(present: Callable[[str], bool], mapped: dict[str, str],
             place = invent_place(country.names[0])
         old_words = {w.casefold() for n in country.names for w in n.split()}
         stem = next((w for w in place.split() if w.casefold() not in old_words), place.split()[-1])  # "Irod States"
-        one = place if " " not in place else stem  # "Congo" beside "Republic of the Congo" -> "Republic of the
-        forms = {name: one for name in country.names if " " not in name}  # Walen" is "Walen", never the whole name
+        # a one-word name takes the new name's own word: "Congo" beside "Republic of the Congo" -> "Republic of the
+        # Walen" is "Walen", never the whole name
+        one = place if " " not in place else stem
+        forms = {name: one for name in country.names if " " not in name}
         other: str | None = None  # a stem for the peoples whose sound the place's new name does not give
         for demonym in (d for d in (country.demonym, *country.adjectives) if d and " " not in d):
             new = demonym_for(stem, demonym)
-            own = mapped.get(demonym.casefold())
-            if vowel_sound(new) == vowel_sound(demonym):
-                pass
-            elif own is not None and vowel_sound(own) == vowel_sound(demonym):
-                new = own  # "a British actor" beside the United Kingdom, which became "Outerland Kingdom": "a
-            else:  # Brodish actor", not "a Outerlandish actor"
-                other = other or invent_place(demonym).split()[0]
-                new = demonym_for(other, demonym)
+            if vowel_sound(new) != vowel_sound(demonym):  # "an American" beside "the United States", which became
+                own = mapped.get(demonym.casefold())  # "the Brod States" ("United" opens with "you"): "an Ostran",
+                if own is not None and vowel_sound(own) == vowel_sound(demonym):  # never "an Brodan"
+                    new = own
+                else:
+                    other = other or invent_place(demonym).split()[0]
+                    new = demonym_for(other, demonym)
             forms.setdefault(demonym, new)  # "South African": NER's, the name's words kept
             if demonym[-1:].isalpha() and not demonym.endswith(("s", "sh", "ch", "ese")):
                 forms.setdefault(demonym + "s", new + "s")  # "Icelanders", "Kazakhs"
