@@ -25,7 +25,7 @@ from ragability_gen.substitute.entities import (
     trim,
 )
 from ragability_gen.substitute.mapping import build_table, eponym_forms
-from ragability_gen.substitute.names import STYLES, invent, is_common, is_real, is_word, vowel_sound
+from ragability_gen.substitute.names import STYLES, invent, is_common, is_real, is_word, letter_sound, vowel_sound
 from ragability_gen.substitute.rewrite import rewrite, word_in
 from ragability_gen.substitute.words import cell_span, column_cells, header_row
 
@@ -950,3 +950,30 @@ def test_every_invented_name_keeps_the_article_before_it_right() -> None:
         entities = {e["original"]: e["fantasy"] for e in result.audit[0]["entities"]}
         kingdom, states = entities["United Kingdom"].split(), entities["United States"].split()
         assert kingdom[1:] == ["Kingdom"] and states[1:] == ["States"] and kingdom[0] != states[0], entities
+
+
+@pytest.mark.parametrize("original", ["European", "Soviet", "United", "Harvard", "Irish", "Olympic", "Zambia"])
+def test_an_invented_word_opens_with_a_letter_read_like_the_original_s(original: str) -> None:
+    for seed in range(20):  # "European" -> "Lostan", never "Brodan": "the EU" beside it becomes "the LU"
+        fake = Faker()
+        fake.seed_instance(seed)
+        for style in ("place", "org", "demonym"):
+            new = invent(fake, style, original, set())
+            assert letter_sound(new) == letter_sound(original) and vowel_sound(new) == vowel_sound(original), new
+
+
+def test_a_country_s_letters_follow_its_new_name_in_every_seed() -> None:
+    nlp.load_model()
+    text = ("The United Kingdom (UK) and the United States (US) signed. A UK minister and a US envoy met; the "
+            "European Union (EU) watched.")
+    inst = Instance("t1", "Did a UK minister meet a US envoy?", {"1": Context("1", text, "qeu", "1", (), ())},
+                    {"1": Answer("yes", "x")})
+    for seed in range(24):
+        result = substitute_instances([inst], seed=seed)
+        new = result.instances[0].contexts["1"].text
+        forms = {k: v for e in result.audit[0]["entities"] for k, v in e["forms"].items()}
+        for name, letters in (("United Kingdom", "UK"), ("United States", "US"), ("European Union", "EU")):
+            initials = "".join(w[0] for w in forms[name].split())
+            assert vowel_sound(initials) == vowel_sound(letters), forms  # the same article before either
+            if letters != "EU" or initials.lower() not in ("fu", "mu", "nu"):  # no dictionary word
+                assert f"{forms[name]} ({initials})" in new, new

@@ -392,6 +392,12 @@ def vowel_sound(word: str) -> bool:
     return low[:1] in _VOWELS and not you and not low.startswith(("eu", "one", "uk"))
 
 
+def letter_sound(word: str) -> bool:
+    """True where the name of the first letter of ``word`` opens with a vowel ("F" is read "ef": "an FBI agent"),
+    the sound its initial has in an initialism."""
+    return ascii_fold(word)[:1].upper() in _AN_LETTERS
+
+
 def _candidate(fake: Any, style: str, original: str, attempt: int) -> str | None:
     rng = fake.random
     models = _models()
@@ -419,7 +425,9 @@ def invent(fake: Any, style: str, original: str, taken: set[str], tries: int = 5
             of a title of a work (see ``english``; an invented family name where no word fits).
         original: The part replaced; the new one opens with a vowel's sound exactly when it does (``vowel_sound``:
             "an Irish poet", "a European", "an FBI agent" stay grammatical), keeps its case style, and is not
-            similar to it.
+            similar to it. Its first letter is also read like the original's where a candidate allows
+            (``letter_sound``), so the letters of a name follow its new words with the same article ("an EU
+            directive" beside "the Lostan Union" is "an LU directive", never "an BU directive").
         taken: Lower-cased words the new part must not equal (the instance's words, other inventions).
     """
     if style == "word":  # an ordinary word of a title of a work: another English word
@@ -431,11 +439,12 @@ def invent(fake: Any, style: str, original: str, taken: set[str], tries: int = 5
         style = "family"
     low_original = original.lower()
     vowel = vowel_sound(original)
+    letter = letter_sound(original)
     for attempt in range(tries):
         word = _candidate(fake, style, original, attempt)
         if not word or len(word) < 3 or word.lower() in taken or word.lower().startswith("mc"):
             continue
-        if vowel_sound(word) != vowel:
+        if vowel_sound(word) != vowel or attempt < tries // 2 and style != "acronym" and letter_sound(word) != letter:
             continue
         if any(c * 3 in word for c in set(word)) or _near(word, low_original) or is_real(word):
             continue
