@@ -728,6 +728,18 @@ def test_a_demonym_two_countries_share_goes_with_the_country_the_instance_names(
     assert forms["Americans"] == "Oplenboroughans"
 
 
+def test_a_country_s_one_word_name_takes_the_word_that_replaced_it() -> None:
+    from ragability_gen.substitute.places import demonym_for, sibling_forms
+
+    written = {"China", "Chinese", "People's Republic of China"}
+    forms = sibling_forms(lambda form: form in written,
+                          {"people's republic of china": "Broens's Republic of Panijund"}, str)
+    assert forms["China"] == "Panijund"  # never "Broens's", the new word of "People's"
+    assert forms["Chinese"] == demonym_for("Panijund", "Chinese")
+    congo = sibling_forms(lambda form: form == "Congo", {"republic of the congo": "Republic of the Walen"}, str)
+    assert congo == {"Congo": "Walen"}
+
+
 def test_plurals_follow_their_singulars_and_only_plurals_do() -> None:
     from ragability_gen.substitute.mapping import Entity, Table, _link_plurals
 

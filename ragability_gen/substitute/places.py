@@ -341,17 +341,22 @@ def sibling_forms(present: Callable[[str], bool], mapped: dict[str, str],
     for country in [c for c in seen.values() if c in named or c.demonym.casefold() not in taken]:
         # a demonym that a country named in the instance shares goes with it ("American": the Northern Mariana
         # Islands' too, which the data lists first, beside "the United States")
-        place = next((mapped[n.casefold()] for n in country.names if n.casefold() in mapped), None)
+        name = next((n for n in country.names if n.casefold() in mapped), None)
+        place = None if name is None else mapped[name.casefold()]
         if place is None and country.demonym.casefold() in mapped:
             place = place_for(mapped[country.demonym.casefold()])
         if place is None:
             place = invent_place(country.names[0])
+        # a one-word name takes the word that replaced it in the new name, never the whole name: "Congo" beside
+        # "Republic of the Congo" -> "Republic of the Walen" is "Walen", "China" beside "People's Republic of China"
+        # -> "Broens's Republic of Panijund" "Panijund"; the peoples follow that word
+        was, now = ([] if name is None else name.split()), place.split()
+        aligned = {o.casefold(): n for o, n in zip(was, now, strict=True) if o != n} if len(was) == len(now) else {}
         old_words = {w.casefold() for n in country.names for w in n.split()}
-        stem = next((w for w in place.split() if w.casefold() not in old_words), place.split()[-1])  # "Irod States"
-        # a one-word name takes the new name's own word: "Congo" beside "Republic of the Congo" -> "Republic of the
-        # Walen" is "Walen", never the whole name
+        stem = next((aligned[n.casefold()] for n in country.names if n.casefold() in aligned),
+                    next((w for w in now if w.casefold() not in old_words), now[-1]))  # "Irod States"
         one = place if " " not in place else stem
-        forms = {name: one for name in country.names if " " not in name}
+        forms = {name: aligned.get(name.casefold(), one) for name in country.names if " " not in name}
         other: str | None = None  # a stem for the peoples whose sound the place's new name does not give
         for demonym in (d for d in (country.demonym, *country.adjectives) if d and " " not in d):
             new = demonym_for(stem, demonym)
