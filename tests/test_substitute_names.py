@@ -989,3 +989,41 @@ def test_a_country_s_letters_follow_its_new_name_in_every_seed() -> None:
             assert vowel_sound(initials) == vowel_sound(letters), forms  # the same article before either
             if letters != "EU" or initials.lower() not in ("fu", "mu", "nu"):  # no dictionary word
                 assert f"{forms[name]} ({initials})" in new, new
+
+
+def test_two_letters_that_make_a_word_draw_the_name_s_word_again() -> None:
+    text = "The United Nations (UN) met; UN troops left the United Nations compound."
+    invented = iter(["Marleisch", "Mirtel", "Forsel"])  # "UM" is a word: drawn again until "UF"
+
+    def make(style: str, original: str) -> str:
+        return "QTX" if style == "acronym" else next(invented)
+
+    table = build_table([mention(text, "United Nations", "ORG"), mention(text, "UN", "ORG")], make)
+    assert rewrite(text, table, [], None, None).new == (
+        "The United Forsel (UF) met; UF troops left the United Forsel compound.")
+
+
+def test_a_name_whose_draws_all_make_words_keeps_its_first_word_and_the_letters_their_own() -> None:
+    text = "The United Nations (UN) met; UN troops left."
+    invented = iter(["Marleisch"] + ["Mirtel"] * 8)
+
+    def make(style: str, original: str) -> str:
+        return "QTX" if style == "acronym" else next(invented)
+
+    table = build_table([mention(text, "United Nations", "ORG"), mention(text, "UN", "ORG")], make)
+    assert rewrite(text, table, [], None, None).new == "The United Marleisch (QTX) met; QTX troops left."
+
+
+def test_letters_two_names_spell_out_follow_neither() -> None:
+    text = "The United Nations and the United Nationals (a club) met; the UN spoke."
+    invented = iter(["Forsel", "Hatton"])
+
+    def make(style: str, original: str) -> str:
+        return "QTX" if style == "acronym" else next(invented)
+
+    table = build_table([mention(text, "United Nations", "ORG"), mention(text, "United Nationals", "ORG"),
+                         mention(text, "UN", "ORG")], make)
+    assert {table.compose("United Nations"), table.compose("United Nationals")} == {"United Forsel", "United Hatton"}
+    assert rewrite(text, table, [], None, None).new == (
+        f"The {table.compose('United Nations')} and the {table.compose('United Nationals')} (a club) met; the QTX "
+        "spoke.")

@@ -427,7 +427,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
         ranked += _link_eponyms(table, present)
         _link_abbreviated(table)
         _link_plurals(table)
-        _link_initialisms(table)
+        _link_initialisms(table, invent)
     spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
     for ent in ranked:
         for s in ent.surfaces:
@@ -906,25 +906,61 @@ def _link_abbreviated(table: Table) -> None:
                 table.own.setdefault(ent.key, {})[norm(pair[0])] = new[0]
 
 
-def _link_initialisms(table: Table) -> None:
+def _link_initialisms(table: Table, invent: Callable[[str, str], str]) -> None:
     """An acronym of the instance that is the initialism of another name follows it ("PRI" -> "TCA"; "UK" and "U.K."
     beside "United Kingdom" -> "Brod Kingdom": "BK", "B.K."), where the new letters open with the same sound
     (``vowel_sound``) and are no real acronym of three letters or more ("IPA" or "CAT" for "ASA"), nor, of two (every
-    pair of letters is some acronym), a dictionary word ("UM" for "UN" beside "United Marleisch")."""
+    pair of letters is some acronym), a dictionary word ("UM" for "UN" beside "United Marleisch"). Two letters that
+    make a word are drawn again through the new word of the name's last replaced part, where that part is the name's
+    alone ("United Marleisch" -> "United Forsel", "UF")."""
     for ent in table.entities.values():
         dotted = _DOTTED.fullmatch(ent.surface) is not None
         letters = ent.surface.replace(".", "") if dotted else ent.surface
         if not (letters.isupper() and letters.isalpha() and ent.key in table.part_map):
             continue
-        for other in table.entities.values():
-            if other is not ent and letters in initials(other.surface):
-                new = initials(table.compose(other.surface))
-                fitting = sorted(n for n in new if len(n) == len(letters) and n != letters
-                                 and vowel_sound(n) == vowel_sound(ent.surface)
-                                 and (n.lower() not in web2_lexicon() if len(n) == 2 else not is_common(n, RARE_ZIPF)))
-                if fitting:
-                    table.part_map[ent.key] = ".".join(fitting[0]) + "." if dotted else fitting[0]
-                break
+        named = [other for other in table.entities.values() if other is not ent and letters in initials(other.surface)]
+        spelled = [other for other in named if letters not in other.surface.replace(".", "").split()]  # not "U.S."
+        if len(spelled) == 1 or not spelled and named:  # "UN" beside "United Nations" and "United Nationals"
+            other = (spelled or named)[0]  # stands for either
+            fitting = _fitting_letters(table, ent.surface, letters, other)
+            part = _redrawn(table, other) if not fitting and len(letters) == 2 else None
+            if part is not None:
+                key, word = part
+                first = table.part_map[key]
+                for _ in range(_REDRAWS):
+                    table.part_map[key] = invent(_STYLE.get(other.label, "org"), word)
+                    fitting = _fitting_letters(table, ent.surface, letters, other)
+                    if fitting:
+                        break
+                else:
+                    table.part_map[key] = first  # no draw made letters: the first word stays
+            if fitting:
+                table.part_map[ent.key] = ".".join(fitting[0]) + "." if dotted else fitting[0]
+
+
+_REDRAWS = 8
+"""Draws of a name's part at most, for letters that follow the name and make no word."""
+
+
+def _fitting_letters(table: Table, surface: str, letters: str, other: Entity) -> list[str]:
+    """The initialisms of the new name of ``other`` that can stand for ``surface`` (``letters`` undotted)."""
+    return sorted(n for n in initials(table.compose(other.surface)) if len(n) == len(letters) and n != letters
+                  and vowel_sound(n) == vowel_sound(surface)
+                  and (n.lower() not in web2_lexicon() if len(n) == 2 else not is_common(n, RARE_ZIPF)))
+
+
+def _redrawn(table: Table, ent: Entity) -> tuple[str, str] | None:
+    """The key and the word of the last part of ``ent`` that may be drawn again: capitalised, replaced in the shared
+    mapping, and in no other name nor a form linked to a place ("European" of "Europe")."""
+    if ent.label in ("PERSON", "TITLE", "WORK_OF_ART") or ent.key in table.own:
+        return None
+    words = [ent.surface[a:b] for a, b in parts(ent.surface)]
+    last = next((w for w in reversed(words) if norm(w) in table.part_map), None)
+    if last is None or not last[:1].isupper() or last.isupper() or norm(last) in table.entities:
+        return None
+    shared = any(e is not ent and norm(last) in {norm(e.surface[a:b]) for a, b in parts(e.surface)}
+                 for e in table.entities.values())
+    return None if shared else (norm(last), last)
 
 
 _RANK = {"exact": 0, "word": 0, "surname": 0, "part": 1, "proper": 2}
