@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from itertools import chain, repeat
 from pathlib import Path
 
 import pytest
@@ -242,7 +243,8 @@ def test_a_place_the_lists_know_is_the_place_in_lower_case_too() -> None:
 
 def test_an_initialism_never_gets_its_own_letters_back() -> None:
     text = "The American Standards Association (ASA) met; the ASA approved the code."
-    invented = iter(["Angelo", "Sorvel"])  # "Angelo Sorvel Association" abbreviates to "ASA" again
+    invented = chain(["Angelo"], repeat("Sorvel"))  # "Angelo Sorvel Association" abbreviates to "ASA" again,
+    # whatever "Standards" is drawn again
 
     def make(style: str, original: str) -> str:
         return "KRT" if style == "acronym" else next(invented)
@@ -1027,3 +1029,31 @@ def test_letters_two_names_spell_out_follow_neither() -> None:
     assert rewrite(text, table, [], None, None).new == (
         f"The {table.compose('United Nations')} and the {table.compose('United Nationals')} (a club) met; the QTX "
         "spoke.")
+
+
+def test_three_letters_that_make_a_word_draw_the_name_s_word_again() -> None:
+    text = "The Kelton Varrow Authority (KVA) met; the KVA ruled."
+    invented = iter(["Brindle", "Rostam", "Jostle"])  # "BRA" is a word: "Varrow" is drawn again, "BJA"
+
+    def make(style: str, original: str) -> str:
+        return "QTX" if style == "acronym" else next(invented)
+
+    table = build_table([mention(text, "Kelton Varrow Authority", "ORG"), mention(text, "KVA", "ORG")], make)
+    assert rewrite(text, table, [], None, None).new == "The Brindle Jostle Authority (BJA) met; the BJA ruled."
+
+
+def test_a_roman_numeral_is_one_letter_of_an_initialism() -> None:
+    from ragability_gen.substitute.kinds import initials
+
+    assert initials("World War II") == {"WWII"} and initials("World War I") == {"WWI"}
+    text = "After World War II the veterans of WWI met; WWII ended in 1945."
+    invented = iter(["Voertland", "Wemcdorp"])
+
+    def make(style: str, original: str) -> str:
+        return "QTX" if style == "acronym" else next(invented)
+
+    table = build_table([mention(text, "World War II", "EVENT"), mention(text, "WWI", "EVENT"),
+                         mention(text, "WWII", "EVENT")], make)
+    new = rewrite(text, table, [], None, None).new
+    assert "Voertland War II" in new and "VWII ended" in new, new  # "WWII" follows the war's new name
+    assert "of QTX met" in new, new  # "WWI" is another war's: letters of its own

@@ -910,9 +910,10 @@ def _link_initialisms(table: Table, invent: Callable[[str, str], str]) -> None:
     """An acronym of the instance that is the initialism of another name follows it ("PRI" -> "TCA"; "UK" and "U.K."
     beside "United Kingdom" -> "Brod Kingdom": "BK", "B.K."), where the new letters open with the same sound
     (``vowel_sound``) and are no real acronym of three letters or more ("IPA" or "CAT" for "ASA"), nor, of two (every
-    pair of letters is some acronym), a dictionary word ("UM" for "UN" beside "United Marleisch"). Two letters that
-    make a word are drawn again through the new word of the name's last replaced part, where that part is the name's
-    alone ("United Marleisch" -> "United Forsel", "UF")."""
+    pair of letters is some acronym), a dictionary word ("UM" for "UN" beside "United Marleisch"). Where the letters
+    are such a word or acronym, the new word of the name's last replaced part is drawn again, if that part is the
+    name's alone ("United Marleisch" -> "United Forsel", "UF"; "Oroon Valburgh Association", "OVA", -> "Oroon Witbert
+    Association", "OWA")."""
     for ent in table.entities.values():
         dotted = _DOTTED.fullmatch(ent.surface) is not None
         letters = ent.surface.replace(".", "") if dotted else ent.surface
@@ -923,7 +924,7 @@ def _link_initialisms(table: Table, invent: Callable[[str, str], str]) -> None:
         if len(spelled) == 1 or not spelled and named:  # "UN" beside "United Nations" and "United Nationals"
             other = (spelled or named)[0]  # stands for either
             fitting = _fitting_letters(table, ent.surface, letters, other)
-            part = _redrawn(table, other) if not fitting and len(letters) == 2 else None
+            part = _redrawn(table, other) if not fitting else None
             if part is not None:
                 key, word = part
                 first = table.part_map[key]
@@ -939,7 +940,7 @@ def _link_initialisms(table: Table, invent: Callable[[str, str], str]) -> None:
 
 
 _REDRAWS = 8
-"""Draws of a name's part at most, for letters that follow the name and make no word."""
+"""Draws of a name's part at most, for letters that follow the name and make no word nor real acronym."""
 
 
 def _fitting_letters(table: Table, surface: str, letters: str, other: Entity) -> list[str]:
