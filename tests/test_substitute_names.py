@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable, Iterable
 from itertools import chain, repeat
 from pathlib import Path
 
@@ -40,6 +41,16 @@ def maker(seed: int = 1, taken: set[str] | None = None):
         new = invent(fake, style, original, used)
         used.add(new.lower())
         return new
+
+    return make
+
+
+def scripted(words: Iterable[str], acronym: str = "QTX") -> Callable[[str, str], str]:
+    """A maker giving ``words`` in turn and ``acronym`` for every acronym."""
+    given = iter(words)
+
+    def make(style: str, original: str) -> str:
+        return acronym if style == "acronym" else next(given)
 
     return make
 
@@ -243,12 +254,8 @@ def test_a_place_the_lists_know_is_the_place_in_lower_case_too() -> None:
 
 def test_an_initialism_never_gets_its_own_letters_back() -> None:
     text = "The American Standards Association (ASA) met; the ASA approved the code."
-    invented = chain(["Angelo"], repeat("Sorvel"))  # "Angelo Sorvel Association" abbreviates to "ASA" again,
-    # whatever "Standards" is drawn again
-
-    def make(style: str, original: str) -> str:
-        return "KRT" if style == "acronym" else next(invented)
-
+    # "Angelo Sorvel Association" abbreviates to "ASA" again, whatever "Standards" is drawn again
+    make = scripted(chain(["Angelo"], repeat("Sorvel")), acronym="KRT")
     table = build_table([mention(text, "American Standards Association", "ORG"), mention(text, "ASA", "ORG")], make)
     assert table.part_map["asa"] == "KRT"  # its own invented code, not the original letters
     new = rewrite(text, table, [], None, None).new
@@ -995,11 +1002,7 @@ def test_a_country_s_letters_follow_its_new_name_in_every_seed() -> None:
 
 def test_two_letters_that_make_a_word_draw_the_name_s_word_again() -> None:
     text = "The United Nations (UN) met; UN troops left the United Nations compound."
-    invented = iter(["Marleisch", "Mirtel", "Forsel"])  # "UM" is a word: drawn again until "UF"
-
-    def make(style: str, original: str) -> str:
-        return "QTX" if style == "acronym" else next(invented)
-
+    make = scripted(["Marleisch", "Mirtel", "Forsel"])  # "UM" is a word: drawn again until "UF"
     table = build_table([mention(text, "United Nations", "ORG"), mention(text, "UN", "ORG")], make)
     assert rewrite(text, table, [], None, None).new == (
         "The United Forsel (UF) met; UF troops left the United Forsel compound.")
@@ -1007,22 +1010,14 @@ def test_two_letters_that_make_a_word_draw_the_name_s_word_again() -> None:
 
 def test_a_name_whose_draws_all_make_words_keeps_its_first_word_and_the_letters_their_own() -> None:
     text = "The United Nations (UN) met; UN troops left."
-    invented = iter(["Marleisch"] + ["Mirtel"] * 8)
-
-    def make(style: str, original: str) -> str:
-        return "QTX" if style == "acronym" else next(invented)
-
+    make = scripted(["Marleisch"] + ["Mirtel"] * 8)
     table = build_table([mention(text, "United Nations", "ORG"), mention(text, "UN", "ORG")], make)
     assert rewrite(text, table, [], None, None).new == "The United Marleisch (QTX) met; QTX troops left."
 
 
 def test_letters_two_names_spell_out_follow_neither() -> None:
     text = "The United Nations and the United Nationals (a club) met; the UN spoke."
-    invented = iter(["Forsel", "Hatton"])
-
-    def make(style: str, original: str) -> str:
-        return "QTX" if style == "acronym" else next(invented)
-
+    make = scripted(["Forsel", "Hatton"])
     table = build_table([mention(text, "United Nations", "ORG"), mention(text, "United Nationals", "ORG"),
                          mention(text, "UN", "ORG")], make)
     assert {table.compose("United Nations"), table.compose("United Nationals")} == {"United Forsel", "United Hatton"}
@@ -1033,11 +1028,7 @@ def test_letters_two_names_spell_out_follow_neither() -> None:
 
 def test_three_letters_that_make_a_word_draw_the_name_s_word_again() -> None:
     text = "The Kelton Varrow Authority (KVA) met; the KVA ruled."
-    invented = iter(["Brindle", "Rostam", "Jostle"])  # "BRA" is a word: "Varrow" is drawn again, "BJA"
-
-    def make(style: str, original: str) -> str:
-        return "QTX" if style == "acronym" else next(invented)
-
+    make = scripted(["Brindle", "Rostam", "Jostle"])  # "BRA" is a word: "Varrow" is drawn again, "BJA"
     table = build_table([mention(text, "Kelton Varrow Authority", "ORG"), mention(text, "KVA", "ORG")], make)
     assert rewrite(text, table, [], None, None).new == "The Brindle Jostle Authority (BJA) met; the BJA ruled."
 
@@ -1047,11 +1038,7 @@ def test_a_roman_numeral_is_one_letter_of_an_initialism() -> None:
 
     assert initials("World War II") == {"WWII"} and initials("World War I") == {"WWI"}
     text = "After World War II the veterans of WWI met; WWII ended in 1945."
-    invented = iter(["Voertland", "Wemcdorp"])
-
-    def make(style: str, original: str) -> str:
-        return "QTX" if style == "acronym" else next(invented)
-
+    make = scripted(["Voertland", "Wemcdorp"])
     table = build_table([mention(text, "World War II", "EVENT"), mention(text, "WWI", "EVENT"),
                          mention(text, "WWII", "EVENT")], make)
     new = rewrite(text, table, [], None, None).new
