@@ -1044,3 +1044,11 @@ def test_a_roman_numeral_is_one_letter_of_an_initialism() -> None:
     new = rewrite(text, table, [], None, None).new
     assert "Voertland War II" in new and "VWII ended" in new, new  # "WWII" follows the war's new name
     assert "of QTX met" in new, new  # "WWI" is another war's: letters of its own
+
+
+def test_a_name_letters_follow_is_never_drawn_again_for_other_letters() -> None:
+    text = "KV said the Kelton of Varrow (KOV) met."
+    make = scripted(["Vendal", "Wester", "Ostan"])  # "KV" -> "VW"; "KOV" -> "VOW", a word, draws nothing again
+    table = build_table([mention(text, "KV", "ORG"), mention(text, "Kelton of Varrow", "ORG"),
+                         mention(text, "KOV", "ORG")], make)
+    assert rewrite(text, table, [], None, None).new == "VW said the Vendal of Wester (QTX) met."

@@ -914,6 +914,7 @@ def _link_initialisms(table: Table, invent: Callable[[str, str], str]) -> None:
     are such a word or acronym, the new word of the name's last replaced part is drawn again, if that part is the
     name's alone ("United Marleisch" -> "United Forsel", "UF"; "Oroon Valburgh Association", "OVA", -> "Oroon Witbert
     Association", "OWA")."""
+    followed: set[str] = set()  # names letters follow already: drawn again, they would leave those letters behind
     for ent in table.entities.values():
         dotted = _DOTTED.fullmatch(ent.surface) is not None
         letters = ent.surface.replace(".", "") if dotted else ent.surface
@@ -924,7 +925,7 @@ def _link_initialisms(table: Table, invent: Callable[[str, str], str]) -> None:
         if len(spelled) == 1 or not spelled and named:  # "UN" beside "United Nations" and "United Nationals"
             other = (spelled or named)[0]  # stands for either
             fitting = _fitting_letters(table, ent.surface, letters, other)
-            part = _redrawn(table, other) if not fitting else None
+            part = _redrawn(table, other) if not fitting and other.key not in followed else None
             if part is not None:
                 key, word = part
                 first = table.part_map[key]
@@ -937,6 +938,7 @@ def _link_initialisms(table: Table, invent: Callable[[str, str], str]) -> None:
                     table.part_map[key] = first  # no draw made letters: the first word stays
             if fitting:
                 table.part_map[ent.key] = ".".join(fitting[0]) + "." if dotted else fitting[0]
+                followed.add(other.key)
 
 
 _REDRAWS = 8

@@ -356,7 +356,7 @@ def sibling_forms(present: Callable[[str], bool], mapped: dict[str, str],
         stem = next((aligned[n.casefold()] for n in country.names if n.casefold() in aligned),
                     next((w for w in now if w.casefold() not in old_words), now[-1]))  # "Irod States"
         one = place if " " not in place else stem
-        forms = {name: aligned.get(name.casefold(), one) for name in country.names if " " not in name}
+        forms = {n: aligned.get(n.casefold(), one) for n in country.names if " " not in n}
         other: str | None = None  # a stem for the peoples whose sound the place's new name does not give
         for demonym in (d for d in (country.demonym, *country.adjectives) if d and " " not in d):
             new = demonym_for(stem, demonym)
