@@ -947,7 +947,7 @@ def test_a_designator_a_country_s_name_changes_for_want_of_another_changes_in_th
 
 @pytest.mark.parametrize("word, expected", [
     ("Irish", True), ("Old", True), ("Ulster", True), ("Uzbek", True), ("Émile", True), ("OPEC", True),
-    ("FBI", True), ("NHS", True), ("MZR", True),  # letters read one by one: "an FBI agent", "an MZR agent"
+    ("FBI", True), ("NHS", True), ("MZR", True), ("ÍBV", True),  # letters read one by one: "an FBI agent"
     ("European", False), ("Union", False), ("Ugandan", False), ("Ukrainian", False), ("United", False),
     ("British", False), ("One", False), ("CIA", False), ("U.S.", False), ("NASA", False), ("UNESCO", False),
 ])

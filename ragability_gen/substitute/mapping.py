@@ -915,12 +915,13 @@ def _link_initialisms(table: Table, invent: Callable[[str, str], str]) -> None:
     name's alone ("United Marleisch" -> "United Forsel", "UF"; "Oroon Valburgh Association", "OVA", -> "Oroon Witbert
     Association", "OWA")."""
     followed: set[str] = set()  # names letters follow already: drawn again, they would leave those letters behind
+    spelled_out = {e.key: initials(e.surface) for e in table.entities.values()}
     for ent in table.entities.values():
         dotted = _DOTTED.fullmatch(ent.surface) is not None
         letters = ent.surface.replace(".", "") if dotted else ent.surface
         if not (letters.isupper() and letters.isalpha() and ent.key in table.part_map):
             continue
-        named = [other for other in table.entities.values() if other is not ent and letters in initials(other.surface)]
+        named = [other for other in table.entities.values() if other is not ent and letters in spelled_out[other.key]]
         spelled = [other for other in named if letters not in other.surface.replace(".", "").split()]  # not "U.S."
         if len(spelled) == 1 or not spelled and named:  # "UN" beside "United Nations" and "United Nationals"
             other = (spelled or named)[0]  # stands for either

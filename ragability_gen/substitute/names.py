@@ -386,7 +386,7 @@ def vowel_sound(word: str) -> bool:
     letters = word.replace(".", "")
     if len(letters) > 1 and letters.isupper() and letters.isalpha() and not (
             len(letters) >= 4 and any(c in "AEIOU" for c in letters[1:3])):
-        return letters[0] in _AN_LETTERS
+        return letter_sound(letters)
     low = ascii_fold(letters)
     you = low[:1] == "u" and len(low) > 2 and low[1] not in _VOWELS and low[2] in _VOWELS  # "Union", "Ugandan"
     return low[:1] in _VOWELS and not you and not low.startswith(("eu", "one", "uk"))
