@@ -29,7 +29,7 @@ from ragability_gen.substitute.entities import (
 from ragability_gen.substitute.mapping import build_table, eponym_forms
 from ragability_gen.substitute.names import STYLES, invent, is_common, is_real, is_word, letter_sound, vowel_sound
 from ragability_gen.substitute.rewrite import rewrite, word_in
-from ragability_gen.substitute.words import cell_span, column_cells, header_row
+from ragability_gen.substitute.words import cell_span, column_cells, fills_cell, header_row
 
 
 def maker(seed: int = 1, taken: set[str] | None = None):
@@ -586,6 +586,18 @@ def test_a_column_is_the_same_cell_of_the_rows_of_its_block() -> None:
     start = text.index("Grass")
     assert [text[a:b] for a, b in column_cells(text, start, start + 5)] == ["Surface", "Grass"]
     assert column_cells(text, 0, 5) == []
+
+
+def test_a_row_whose_last_cell_is_empty_stays_in_its_column() -> None:
+    text = ("Pts | Player | Team | Notes\n41 | Ivo Marr | Houston Rockets | Overtime.\n"
+            "38 | Ola Ness | Phoenix Suns | \n36 | Ed Roe | Denver Nuggets | Playoff game.")
+    start = text.index("Phoenix")
+    assert [text[a:b] for a, b in column_cells(text, start, start + 12)] == [
+        "Team", "Houston Rockets", "Phoenix Suns", "Denver Nuggets"]
+    start = text.index("Playoff")
+    assert [text[a:b] for a, b in column_cells(text, start, start + 13)] == ["Notes", "Overtime.", "Playoff game."]
+    assert fills_cell(text, start, start + 13) and not fills_cell(text, start, start + 7)
+    assert not fills_cell("Playoff game.", 0, 13)  # no row
 
 
 @pytest.mark.parametrize("column, expected", [

@@ -44,6 +44,7 @@ from .words import (
     MARKS,
     cell_span,
     column_cells,
+    fills_cell,
     header_row,
     in_degree,
     in_row,
@@ -1122,14 +1123,14 @@ def _listed_place_in_cell(text: str, start: int, end: int) -> bool:
     """True for a word filling a table cell alone that the place lists know and the dictionary lacks, no demonym:
     "England" of "| 2 | Bath | England |", where NER saw a quantity."""
     word = text[start:end]
-    return (in_row(text, start) and cell_span(text, start, end) == (start, end) and not is_word(word)
+    return (fills_cell(text, start, end) and not is_word(word)
             and is_place_name(word) and not demonym_or_language(word))
 
 
 def _town_in_cell(text: str, start: int, end: int) -> bool:
     """True for words filling a table cell alone that name a town of GeoNames (``town_names``): "| Union City |",
     which NER missed, and whose words are all designators."""
-    return in_row(text, start) and cell_span(text, start, end) == (start, end) and text[start:end] in town_names()
+    return fills_cell(text, start, end) and text[start:end] in town_names()
 
 
 @lru_cache(maxsize=16)
@@ -1368,7 +1369,7 @@ def short_month(text: str, start: int, end: int) -> bool:
     return text[start:end].casefold().rstrip(".") in MONTHS and (
         _NUMBER_AFTER.match(text, end + (text[end:end + 1] == ".")) is not None
         or _NUMBER_BEFORE.search(text[max(0, start - 12):start]) is not None
-        or in_row(text, start) and cell_span(text, start, end) == (start, end))
+        or fills_cell(text, start, end))
 
 
 def dated(text: str, start: int, end: int) -> bool:

@@ -306,17 +306,24 @@ def column_cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
     index = next(i for i, (a, b) in enumerate(row) if a <= start and end <= b)
     widths = _widths(text)
     first, last = line, line
-    while first > 0 and widths[first - 1] == len(row):
+    while first > 0 and widths[first - 1] == widths[line]:
         first -= 1
-    while last + 1 < len(rows) and widths[last + 1] == len(row):
+    while last + 1 < len(rows) and widths[last + 1] == widths[line]:
         last += 1
-    return [cell_span(text, *cells[index]) for cells in rows[first:last + 1] if cells is not None]
+    return [cell_span(text, *cells[index]) for cells in rows[first:last + 1]
+            if cells is not None and index < len(cells)]
+
+
+_EMPTY_LAST = re.compile(r"^(?![ ]*\|).*[|\t][ ]*$")
+"""A row that opens with no bar and ends with one: its last cell is empty ("30 | 10 | Yes | No | ", its notes)."""
 
 
 @lru_cache(maxsize=256)
 def _widths(text: str) -> tuple[int, ...]:
-    """The number of cells of each line of ``text`` (``line_cells``), -1 for a line that is no table row."""
-    return tuple(-1 if r is None else len(r) for r in line_cells(text))
+    """The number of cells of each line of ``text`` (``line_cells``, and an empty last cell ``_EMPTY_LAST`` tells),
+    -1 for a line that is no table row."""
+    return tuple(-1 if r is None else len(r) + (_EMPTY_LAST.match(line) is not None)
+                 for r, line in zip(line_cells(text), text.split("\n"), strict=True))
 
 
 @lru_cache(maxsize=256)
@@ -390,6 +397,11 @@ def cell_span(text: str, start: int, end: int) -> tuple[int, int]:
     a = left + len(cell) - len(cell.lstrip(" *'\""))
     b = right - (len(cell) - len(cell.rstrip(" *'\"")))
     return line_start + a, line_start + b
+
+
+def fills_cell(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` fills a table row's cell alone (``cell_span``): "| Left Wing |", "| Jan |"."""
+    return in_row(text, start) and cell_span(text, start, end) == (start, end)
 
 
 def key_label(text: str, start: int, end: int) -> bool:
