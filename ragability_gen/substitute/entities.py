@@ -713,8 +713,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             continue
         s, e = span
         ps, first = _parts_at(text, s, e), 0
-        while _opener(text, ps[first:], is_name):  # "Following World War II": the name starts after "Following"
-            first += 1
+        while not (label != "NORP" and fills_cell(text, s, e)) and _opener(text, ps[first:], is_name):
+            first += 1  # "Following World War II": the name starts after "Following"; a cell's "| Left Wing |" is
+            # one thing, but a people's word after an adjective is the people's ("| Regional American |")
         if first:
             span = trim(text, ps[first][0], e)
             if span is None:
@@ -800,6 +801,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                 and ordinary(words[0]) and (_name_column(text, s, e, ents) or name_list_item(text, s, e, ents))):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "| Fulham |" among the clubs NER named,
             continue  # "Labels | Island, Interscope, Fierce Panda"
+        if label in ("ORG", "GPE", "LOC", "PERSON") and _name_cell(text, s, e, words, ents):
+            out.append(Mention(field_name, s, e, text[s:e], label))  # "| Boston Bruins |" among the clubs NER named
+            continue
         if len(words) == 1 and label in ("ORG", "PERSON") and _team_after_the(text, s, e):
             out.append(Mention(field_name, s, e, text[s:e], "ORG"))  # "the Brewers beat the Astros"
             continue
@@ -1141,12 +1145,15 @@ def _name_spans(text: str, ents: tuple[tuple[int, int, str], ...]) -> frozenset[
                      and (span := trim(text, s, e if (cut := text.find("\n", s, e)) < 0 else cut)) is not None)
 
 
-def _name_column(text: str, start: int, end: int, ents: Sequence[tuple[int, int, str]]) -> bool:
+def _name_column(text: str, start: int, end: int, ents: Sequence[tuple[int, int, str]], inside: bool = False
+                 ) -> bool:
     """True for a word filling a cell below a table's first row in a column whose other cells with letters, half of
     those that hold another text and two different ones at least, NER calls persons, organisations or places with a
     word the dictionary lacks: "| Fulham |" among "| Chelsea |", "| Portsmouth |", "| Blackburn Rovers |" of an
     "Opponent" column (Webster's Second has "fulham", a loaded die); not "| Barge |" among "| Steamer |", nor "| Grass
-    |" among "| Clay |" (NER's organisations), nor a header or an infobox's value."""
+    |" among "| Clay |" (NER's organisations), nor a header or an infobox's value. With ``inside``, a cell also counts
+    where NER's name lies inside it and its words are capitalised ("Minnesota" of "| Minnesota North Stars |"; not a
+    note, "Defended UFC Heavyweight Championship. Unified ...", nor "Kalakar Awards 2012 for Best Actor")."""
     cells = column_cells(text, start, end)
     if (len(cells) < 4 or cell_span(text, start, end) != (start, end) or cells[0] == (start, end)
             or _infobox(text, start)):
@@ -1154,9 +1161,23 @@ def _name_column(text: str, start: int, end: int, ents: Sequence[tuple[int, int,
     word = text[start:end]
     others = [c for c in cells[1:] if text[slice(*c)] != word and any(ch.isalpha() for ch in text[slice(*c)])]
     names = _name_spans(text, tuple(ents))
-    named = [cell for c in others if c in names and not (cell := text[slice(*c)]).isupper()
-             and not all(map(is_word, cell.split()))]  # not codes: "| DF |" among "| MF |", "| GK |"
+    named = [cell for c in others
+             if (c in names or inside and _capitalised_span(text, c) and any(c[0] <= a and b <= c[1] for a, b in names))
+             and not (cell := text[slice(*c)]).isupper()
+             and not all(is_word(w) for w in cell.split() if any(map(str.isalnum, w)))]  # not codes: "| DF |"
+    # among "| MF |", nor dictionary words joined by a mark: "| Deaths In Prisons & Camps |"
     return len(set(named)) >= 2 and 2 * len(named) >= len(others)
+
+
+def _name_cell(text: str, start: int, end: int, words: Sequence[str], ents: Sequence[tuple[int, int, str]]) -> bool:
+    """True for two capitalised words or more, no function words, filling a cell of a ``_name_column`` (NER's names
+    inside its cells count): "| Boston Bruins |", "| Golden State Warriors |" among the clubs NER named ("| Chicago
+    Black Hawks |", "| Calgary Flames |"), though every word of theirs is a dictionary word; not "| Left Wing |"
+    among "| Defence |", "| Centre |", nor "| Did Not Play |", "| OWN GOALS |" or an award's category, "| Best Actor
+    |"."""
+    return (len(words) >= 2 and all(w[:1].isupper() and w.casefold() not in FUNCTION for w in words)
+            and not text[start:end].isupper() and words[0].casefold() not in _CATEGORY_OPENERS
+            and _name_column(text, start, end, ents, inside=True))
 
 
 _AUXILIARY_BEFORE = re.compile(r"(?i)(?<!\w)(?:did|does|do|will|would|could|can|should|shall|might|must)\s+$")
@@ -1497,6 +1518,9 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
             continue  # "| Discus throw |"; "title | Christmas Eve"
         if _header_name(text, s, e, words):
             out.append(Mention(field_name, s, e, text[s:e], "PROPN"))
+            continue
+        if _name_cell(text, s, e, words, ents):
+            out.append(Mention(field_name, s, e, text[s:e], "PROPN"))  # "| Golden State Warriors |", which NER missed
             continue
         content = [_POSSESSIVE.sub("", w) for w in words if not _kept(w, True)]  # "the Opposition's push"
         if len(content) == 1 and len(words) == 1 and content[0].casefold() in HEADS:
