@@ -137,6 +137,9 @@ GENERIC = frozenset("""
 """Designators kept as they are inside names ("RMS Lusitania", "Tobolsk Viceroyalty", "Free City of Oskel")."""
 AWARDS = frozenset("award awards prize prizes medal medals trophy trophies cup cups".split())
 """Designators of awards: an award's name changes, its field stays ("Nobel Prize in Physics", see ``mapping``)."""
+_VENUES = frozenset("stadium arena center centre hall theatre theater coliseum dome ballpark speedway".split())
+"""Designators of a venue: NER's organisation of capitalised words before one is a venue's name, named by its
+designator as a place is ("| Citizens Business Bank Arena |"; not "| Town Hall |", designators alone)."""
 _CATEGORY_OPENERS = frozenset("best outstanding most favourite favorite".split())
 _PERIODS = frozenset("old middle medieval mediaeval ancient classical vulgar late early modern archaic koine biblical "
                      "standard contemporary colloquial literary".split())
@@ -787,7 +790,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             and not demonym_or_language(words[0]) and words[0].casefold() not in _CATEGORY_OPENERS
             or label in _DESIGNATED and any(
                 w.casefold() in GENERIC and w.casefold() not in POSITIONS for w in words[:-1] + words[1:])
-            or label in ("GPE", "LOC") and words[0].casefold() in _COMPASS and words[-1].casefold() not in POSITIONS)
+            or label in ("GPE", "LOC") and words[0].casefold() in _COMPASS and words[-1].casefold() not in POSITIONS
+            or label == "ORG" and words[-1].casefold() in _VENUES and not designators_only(words))
         if _header_name(text, s, e, words):
             out.append(Mention(field_name, s, e, text[s:e], label))
             continue
