@@ -817,6 +817,21 @@ def test_a_generic_word_a_name_of_generic_words_changes_changes_in_every_name() 
     assert alone != "Viceroyalty" and table.compose("Tobolsk Viceroyalty").endswith(" " + alone)
 
 
+def test_a_designator_other_names_end_with_stays_where_a_name_has_no_other_word() -> None:
+    table = table_of(("Celtic League", "ORG"), ("Top League", "ORG"), ("Atlantic Avenue", "FAC"),
+                     ("Fifth Avenue", "FAC"), ("Northern Territory", "GPE"), ("Territory Government", "ORG"),
+                     ("CE", "ORG"))
+    assert table.compose("Celtic League").endswith(" League")
+    top = table.compose("Top League")  # "Top", a stop word, changes, not the league's designator
+    assert top.endswith(" League") and not top.startswith("Top ")
+    fifth = table.compose("Fifth Avenue")  # a number word likewise
+    assert fifth.endswith(" Avenue") and not fifth.startswith("Fifth ") and table.compose("Atlantic Avenue").endswith(
+        " Avenue")
+    territory = table.compose("Northern Territory").split()[-1]  # the one territory, changed in both names
+    assert territory != "Territory" and table.compose("Territory Government") == territory + " Government"
+    assert table.compose("CE") == "CE"  # an era is no name to change
+
+
 def test_a_sports_word_changes_only_in_a_name_it_alone_names() -> None:
     table = table_of(("National Football League", "ORG"), ("Federal Reserve", "ORG"), ("Yulong Reserve", "FAC"))
     league, fed = table.compose("National Football League"), table.compose("Federal Reserve")

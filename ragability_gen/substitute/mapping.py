@@ -78,7 +78,7 @@ from .names import (
     web2_lexicon,
 )
 from .places import country_of, demonym_for, demonym_or_language, derived_forms, holiday_names, sibling_forms
-from .words import CARDINALS, CONTENT_STOP_WORDS, in_row, never_name, sentence_start
+from .words import CARDINALS, CONTENT_STOP_WORDS, ERAS, in_row, never_name, sentence_start
 
 _STYLE = {"PERSON": "family", "NORP": "demonym", "LANGUAGE": "demonym", "GPE": "place", "LOC": "place",
           "FAC": "place", "SCRIPT": "place", "CURRENCY": "place"}
@@ -661,8 +661,19 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
     if not replace and any(norm(w) in table.keep for w in words):
         return any(norm(w) in table.part_map for w in words)
     if not replace:  # a name of generic words only ("Government College University"): its first word changes
-        first = next((i for i, w in enumerate(words)
-                      if w[:1].isalpha() and w.casefold() not in FUNCTION and not never_name(w)), None)
+        # (a stop word that is a content word too: "Top", "Move"), but not the designator it ends with where
+        # other names end with it, which would change in all of them: a stop word or number word changes
+        # instead ("Top League", "Fifth Avenue" beside "Celtic League", "Atlantic Avenue"; the "Territory" of
+        # "Territory Government" beside "Northern Territory" changes in both, the one territory)
+        able = [i for i, w in enumerate(words) if w[:1].isalpha() and w.casefold() not in FUNCTION
+                and (not never_name(w) or w.casefold() in CONTENT_STOP_WORDS)]
+        shared = len(words) - 1 if len(words) > 1 and _designates(table, words[-1]) else None
+        first = next((i for i in able if i != shared), None)
+        if first is None and shared is not None:
+            first = next((i for i, w in enumerate(words[:-1]) if w[:1].isalpha() and w.casefold() not in FUNCTION
+                          and w.casefold() not in ERAS), None)
+        if first is None and able:
+            first = able[0]
         if first is None:
             return False
         replace = [first]
