@@ -1334,9 +1334,10 @@ def _given_before(text: str, start: int, ents: Sequence[tuple[int, int, str]]) -
 
 _CODE_KEY = r"[A-Z]{2,4}:\s"
 """A code opening a label: "AUT: Gold" (a certification by country)."""
-_SEPARATOR = re.compile(r":\s|\||\n|\t|[ \t]+(?=" + _CODE_KEY + ")")
-"""Where an NER span is cut: a label's colon, a cell's bar, a line end, and before a code opening the next label
-("AUT: Gold SWI: Gold" is "AUT", "Gold", "SWI", "Gold"; "Toni Tennille: A Memoir" stays one name)."""
+_SEPARATOR = re.compile(r":\s|\||\n|\t|[ \t]*[•·][ \t]*|[ \t]+(?=" + _CODE_KEY + ")")
+"""Where an NER span is cut: a label's colon, a cell's bar, a line end, a bullet between items ("Tiger Stadium •
+Baton Rouge" is two names), and before a code opening the next label ("AUT: Gold SWI: Gold" is "AUT", "Gold",
+"SWI", "Gold"; "Toni Tennille: A Memoir" stays one name)."""
 
 
 _LOWER_INSIDE = re.compile(r"[ \t]+([a-z]{4,})(?=[ \t]+[A-Z])")
@@ -1555,6 +1556,10 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if len(words) == 1 and _dashed_to_name(text, s, e, covered):
             out.append(Mention(field_name, s, e, text[s:e], "PROPN"))  # "Mon" of "Mon–Khmer"
             continue
+        if (len(words) >= 2 and words[-1].casefold() in _VENUES and all(w[:1].isupper() for w in words)
+                and not designators_only(words) and is_name(s)):
+            out.append(Mention(field_name, s, e, text[s:e], "FAC"))  # "Tiger Stadium • Baton Rouge", which NER
+            continue  # missed: a venue's name, as NER's organisations before a venue's designator are
         if (all(ordinary(w) and not known_place(w) and not is_region(w) for w in content)
                 and not (len(words) == 1 and _listed_place_in_cell(text, s, e))
                 and not _named_land(text, ps, is_name)):
