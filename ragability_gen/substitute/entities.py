@@ -1334,10 +1334,11 @@ def _given_before(text: str, start: int, ents: Sequence[tuple[int, int, str]]) -
 
 _CODE_KEY = r"[A-Z]{2,4}:\s"
 """A code opening a label: "AUT: Gold" (a certification by country)."""
-_SEPARATOR = re.compile(r":\s|\||\n|\t|[ \t]*[•·][ \t]*|[ \t]+(?=" + _CODE_KEY + ")")
+_SEPARATOR = re.compile(r":\s|\||\n|\t|[ \t]*[•·][ \t]*|[ \t]*\((?![^()]*\))|[ \t]+(?=" + _CODE_KEY + ")")
 """Where an NER span is cut: a label's colon, a cell's bar, a line end, a bullet between items ("Tiger Stadium •
-Baton Rouge" is two names), and before a code opening the next label ("AUT: Gold SWI: Gold" is "AUT", "Gold",
-"SWI", "Gold"; "Toni Tennille: A Memoir" stays one name)."""
+Baton Rouge" is two names), a bracket the span opens and does not close ("AL (Rivalry": the state, then a note),
+and before a code opening the next label ("AUT: Gold SWI: Gold" is "AUT", "Gold", "SWI", "Gold"; "Toni Tennille:
+A Memoir" stays one name). Matched in the span alone, a bracket closed after its end is unclosed."""
 
 
 _LOWER_INSIDE = re.compile(r"[ \t]+([a-z]{4,})(?=[ \t]+[A-Z])")
