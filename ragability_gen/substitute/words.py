@@ -314,15 +314,17 @@ def column_cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
             if cells is not None and index < len(cells)]
 
 
-_EMPTY_LAST = re.compile(r"^(?![ ]*\|).*[|\t][ ]*$")
-"""A row that opens with no bar and ends with one: its last cell is empty ("30 | 10 | Yes | No | ", its notes)."""
+def _empty_last(line: str) -> bool:
+    """True for a row that opens with no bar and ends with one: its last cell is empty ("30 | 10 | Yes | No | ", its
+    notes), which ``cell_spans`` trims away with the outer bars."""
+    return line.rstrip(" ").endswith(("|", "\t")) and not line.lstrip(" ").startswith("|")
 
 
 @lru_cache(maxsize=256)
 def _widths(text: str) -> tuple[int, ...]:
-    """The number of cells of each line of ``text`` (``line_cells``, and an empty last cell ``_EMPTY_LAST`` tells),
-    -1 for a line that is no table row."""
-    return tuple(-1 if r is None else len(r) + (_EMPTY_LAST.match(line) is not None)
+    """The number of cells of each line of ``text`` (``line_cells``, and an ``_empty_last`` cell), -1 for a line that
+    is no table row."""
+    return tuple(-1 if r is None else len(r) + _empty_last(line)
                  for r, line in zip(line_cells(text), text.split("\n"), strict=True))
 
 
