@@ -791,7 +791,7 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             or label in _DESIGNATED and any(
                 w.casefold() in GENERIC and w.casefold() not in POSITIONS for w in words[:-1] + words[1:])
             or label in ("GPE", "LOC") and words[0].casefold() in _COMPASS and words[-1].casefold() not in POSITIONS
-            or label == "ORG" and words[-1].casefold() in _VENUES and not designators_only(words))
+            or label == "ORG" and venue_name(words))
         if _header_name(text, s, e, words):
             out.append(Mention(field_name, s, e, text[s:e], label))
             continue
@@ -1068,6 +1068,12 @@ def designators_only(words: Sequence[str]) -> bool:
     low = [w.casefold() for w in words]
     return (len(low) >= 2 and all(w in GENERIC or w in FUNCTION or w in TITLES for w in low)
             and any(w in GENERIC and w not in POSITIONS for w in low))
+
+
+def venue_name(words: Sequence[str]) -> bool:
+    """True for the words of a venue's name: two or more, the last a venue's designator (``_VENUES``), not all of
+    them designators ("Citizens Business Bank Arena", "Tiger Stadium"; not "Town Hall")."""
+    return len(words) >= 2 and words[-1].casefold() in _VENUES and not designators_only(words)
 
 
 def _named_land(text: str, ps: Sequence[tuple[int, int]], is_name: NameTest) -> bool:
@@ -1557,8 +1563,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if len(words) == 1 and _dashed_to_name(text, s, e, covered):
             out.append(Mention(field_name, s, e, text[s:e], "PROPN"))  # "Mon" of "Mon–Khmer"
             continue
-        if (len(words) >= 2 and words[-1].casefold() in _VENUES and all(w[:1].isupper() for w in words)
-                and not designators_only(words) and is_name(s)):
+        if venue_name(words) and all(w[:1].isupper() for w in words) and is_name(s):
             out.append(Mention(field_name, s, e, text[s:e], "FAC"))  # "Tiger Stadium • Baton Rouge", which NER
             continue  # missed: a venue's name, as NER's organisations before a venue's designator are
         if (all(ordinary(w) and not known_place(w) and not is_region(w) for w in content)
