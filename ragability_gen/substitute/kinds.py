@@ -32,7 +32,7 @@ from functools import cache, lru_cache, partial
 from string import ascii_lowercase
 
 from .dates import WEEKDAYS
-from .entities import FUNCTION, GENERIC, TERM_ZIPF, designators_only, label_words, opening_word, ordinary
+from .entities import _ROMAN, FUNCTION, GENERIC, TERM_ZIPF, designators_only, label_words, opening_word, ordinary
 from .names import english_plural, is_common, is_word, singulars
 from .places import (
     country_of,
@@ -565,18 +565,15 @@ def _coded_in_cells(text: str, codes: Sequence[tuple[int, int, str]]) -> list[Fo
     return out
 
 
-_ROMAN = re.compile(r"(?!I\Z)X{0,3}(?:IX|IV|V?I{0,3})")
-"""A Roman numeral of a name up to 39 ("II", "IV", "VIII", "XIV"; "I" alone is a word)."""
-
-
 def initials(name: str) -> set[str]:
     """The initialisms of a multi-word name, with and without its function words ("PRI", "CPC", "COC"); a Roman
     numeral is written whole ("World War II" is "WWII", never "WWI")."""
     words = [w for w in re.findall(r"[^\W\d_][\w'’-]*", name)]
     if len(words) < 2:
         return set()
-    full = "".join(w if _ROMAN.fullmatch(w) else w[0] for w in words).upper()
-    content = "".join(w if _ROMAN.fullmatch(w) else w[0] for w in words if w.lower() not in _FUNCTION).upper()
+    letters = [w if w != "I" and _ROMAN.fullmatch(w) else w[0] for w in words]  # "I" alone is a word
+    full = "".join(letters).upper()
+    content = "".join(c for c, w in zip(letters, words, strict=True) if w.lower() not in _FUNCTION).upper()
     return {i for i in (full, content) if len(i) >= 2}
 
 

@@ -691,7 +691,7 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
             table.own.setdefault(ent.key, {})[key] = next((c for c in invent("acronym", w * 3) if c != w), "X")
             continue
         if _DOTTED.fullmatch(w):  # "U.S." -> "K.R."
-            table.part_map[key] = ".".join(invent("acronym", w.replace(".", ""))) + "."
+            table.part_map[key] = _dotted(invent("acronym", w.replace(".", "")))
             continue
         if len(w) > 1 and w.isupper() and w.isalpha():
             style = "acronym"
@@ -949,8 +949,13 @@ def _link_initialisms(table: Table, invent: Callable[[str, str], str]) -> None:
                 else:
                     table.part_map[key] = first  # no draw made letters: the first word stays
             if fitting:
-                table.part_map[ent.key] = ".".join(fitting[0]) + "." if dotted else fitting[0]
+                table.part_map[ent.key] = _dotted(fitting[0]) if dotted else fitting[0]
                 followed.add(other.key)
+
+
+def _dotted(letters: str) -> str:
+    """``letters`` written with full stops, as "U.S." is: "KR" -> "K.R."."""
+    return ".".join(letters) + "."
 
 
 _REDRAWS = 8
