@@ -27,7 +27,17 @@ from ragability_gen.substitute.entities import (
     trim,
 )
 from ragability_gen.substitute.mapping import build_table, eponym_forms
-from ragability_gen.substitute.names import STYLES, invent, is_common, is_real, is_word, letter_sound, vowel_sound
+from ragability_gen.substitute.names import (
+    STYLES,
+    invent,
+    is_common,
+    is_real,
+    is_word,
+    letter_sound,
+    state_letters_taken,
+    vowel_sound,
+)
+from ragability_gen.substitute.places import state_codes_after_towns
 from ragability_gen.substitute.rewrite import rewrite, word_in
 from ragability_gen.substitute.words import cell_span, column_cells, fills_cell, header_row
 
@@ -66,10 +76,14 @@ def table_of(*names: tuple[str, str], seed: int = 2):
 
 @pytest.mark.parametrize("style", STYLES)
 def test_invented_names_are_not_real_and_keep_their_kind(style: str) -> None:
-    original = {"acronym": "NASA", "demonym": "Irish", "lower": "bosozoku"}.get(style, "Edrin")
+    original = {"acronym": "NASA", "demonym": "Irish", "lower": "bosozoku", "state": "AL"}.get(style, "Edrin")
     make = maker()
     names = [make(style, original) for _ in range(30)]
     assert len(set(names)) == 30
+    if style == "state":  # two letters: most pairs are some token of English ("zk"), none a state, country or word
+        assert all(len(n) == 2 and n.isupper() and not state_letters_taken(n) for n in names)
+        assert not {"AL", "TX", "OK", "UK", "DE", "OX"} & set(names)
+        return
     assert not any(is_real(n) for n in names)
     if style == "acronym":
         assert all(n.isupper() for n in names)
@@ -277,6 +291,57 @@ def test_a_country_s_two_letters_follow_its_new_name_where_the_sound_allows(new:
                          mention(text, "U.K.", "GPE")], make)
     assert rewrite(text, table, [], None, None).new == (
         f"The {new} Kingdom ({short}) voted; a {dotted} citizen and the {short} government spoke.")
+
+
+@pytest.mark.parametrize("text, codes", [
+    ("Legion Field • Birmingham, AL |  | W 42–13", ["AL"]),
+    ("Bryant–Denny Stadium • Tuscaloosa, AL (Rivalry) | ABC", ["AL"]),
+    ("She moved from Fresno, CA, U.S. to Tulsa, OK.", ["CA", "OK"]),
+    ("He played at Sam Okpodu, NC State and for Warner Bros. Animation, DC Entertainment.", []),  # a name goes on
+    ("in 1990, OK. yes, OK then", []),  # no capitalised word before it
+    ("Seattle, WA is rainy; Tulsa, OK and Reno, NV. Queens, NY 11354; Reno, NV 1990s", ["WA", "OK", "NV", "NY"]),
+    ("at Miami (OH) | Millett Hall • Oxford, OH (Invitational) | (AP) (HI)", ["OH", "OH"]),
+    ("LINE TABULATION (VT), TULSA, OK and Medical Examiner (ME) of Vermont Transit (VT)", []),
+])
+def test_a_state_s_code_after_a_town_is_found(text: str, codes: list[str]) -> None:
+    assert [text[a:b] for a, b in state_codes_after_towns(text)] == codes
+
+
+def test_a_state_s_code_becomes_two_letters_and_is_matched_as_written() -> None:
+    text = "The games were at Tulsa, OK and Bloomington, IN; in the end it was OK, or so it seemed in Indiana."
+    table = build_table([mention(text, "Tulsa", "GPE"), mention(text, "OK", "GPE"), mention(text, "Bloomington", "GPE"),
+                         mention(text, "IN", "GPE")], maker())
+    new = rewrite(text, table, [], None, None).new
+    ok, in_ = table.part_map["ok"], table.part_map["in"]
+    assert len(ok) == len(in_) == 2 and not state_letters_taken(ok) and not state_letters_taken(in_)
+    assert f", {ok} and" in new and f", {in_};" in new and "in the end it was OK, or so it seemed in Indiana." in new
+
+
+def test_a_state_s_code_follows_its_replaced_name() -> None:
+    text = "Gainesville, FL hosts the Florida Gators; Albany, NY is the capital of New York."
+    words = {"Gainesville": "Vesk", "Florida": "Fenburkel", "Gators": "Gatsom", "Albany": "Oldby", "York": "Brodk",
+             "New": "Neft"}
+    table = build_table([mention(text, "Gainesville", "GPE"), mention(text, "FL", "GPE"),
+                         mention(text, "Florida Gators", "ORG"), mention(text, "Albany", "GPE"),
+                         mention(text, "NY", "GPE"), mention(text, "New York", "GPE")],
+                        lambda style, original: "QX" if style == "state" else words[original])
+    new = rewrite(text, table, [], None, None).new
+    florida, york = table.compose("Florida"), table.compose("New York")
+    assert florida != "Florida" and york != "New York"
+    assert table.part_map["fl"] == florida[0] + next(c for c in florida[1:].upper()
+                                                      if not state_letters_taken(florida[0] + c))
+    assert table.part_map["ny"] == "".join(w[0] for w in york.split()).upper()  # "NB" beside "New Brodk"
+    assert "FL" not in new and "NY" not in new and "Florida" not in new
+
+
+def test_a_state_s_code_keeps_the_letters_of_a_name_s_initialism_that_fit_its_state() -> None:
+    text = "Mississippi State played at Starkville, MS; Mississippi State (MS) won."
+    words = {"Mississippi": "Fratsimouth", "Starkville": "Oldby"}
+    found = [mention(text, "Mississippi State", "ORG"), mention(text, "Starkville", "GPE"), mention(text, "MS", "GPE")]
+    table = build_table(found, lambda style, original: "QX" if style == "state" else words.get(original, "Vormel"))
+    assert table.part_map["ms"] == "FS"  # the initialism of "Fratsimouth State", and F and S of "Fratsimouth"
+    assert rewrite(text, table, [], None, None).new == (
+        "Fratsimouth State played at Oldby, FS; Fratsimouth State (FS) won.")
 
 
 def test_a_replaced_place_takes_its_demonyms_along() -> None:

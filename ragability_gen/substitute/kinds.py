@@ -43,6 +43,7 @@ from .places import (
     listed_place,
     one_people_units,
     place_names,
+    state_codes_after_towns,
 )
 from .words import cell_span, degree_spans, in_row, never_name, sentence_start
 
@@ -771,6 +772,7 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
             found += events(t, classes)
         if "GPE" in wanted:
             found += designated_places(t) + lower_places(t)
+            found += [(a, b, t[a:b], "GPE") for a, b in state_codes_after_towns(t)]
         if "TERM" in wanted:
             found += _outside(terms(t, partial(tags, t), classes), here)
         if "PROPN" in wanted:

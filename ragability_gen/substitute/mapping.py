@@ -74,10 +74,20 @@ from .names import (
     is_proper_entry,
     is_word,
     person_shaped,
+    state_letters_taken,
     vowel_sound,
     web2_lexicon,
 )
-from .places import country_of, demonym_for, demonym_or_language, derived_forms, holiday_names, sibling_forms
+from .places import (
+    country_of,
+    demonym_for,
+    demonym_or_language,
+    derived_forms,
+    holiday_names,
+    sibling_forms,
+    state_code_word,
+    us_states,
+)
 from .words import CARDINALS, CONTENT_STOP_WORDS, ERAS, in_row, never_name, sentence_start
 
 _STYLE = {"PERSON": "family", "NORP": "demonym", "LANGUAGE": "demonym", "GPE": "place", "LOC": "place",
@@ -188,11 +198,12 @@ class Table:
         """True when the mention ``text[start:end]`` of an alias of ``mode`` is, where it stands, no mention of the
         name: a word of another name ("the Foreign Minister" beside "the Foreign Office"), a word inside an award's
         category that opens before it ("the Best Modern Rock Song" beside the title "Song is Universal"; not the
-        titles "Best in Show", "Best Mistake") or, with
-        ``cells``, of a header row naming columns ("| Year | Winner | Song |", though "Song" is a surname elsewhere)."""
+        titles "Best in Show", "Best Mistake"), with ``cells`` a word of a header row naming columns ("| Year | Winner
+        | Song |", though "Song" is a surname elsewhere), or a state's code that is a word where no town stands before
+        it ("it was OK" beside "Tulsa, OK")."""
         return (_another_names(text, start, end, mode, self.part_map)
                 or mode != "full" and category_before(text, start, end, here=False)
-                or cells and column_words_at(text, start, end))
+                or cells and column_words_at(text, start, end) or state_code_word(text, start, end))
 
     def matches(self, text: str, is_name: Callable[[int], bool] | None = None, cells: bool = True) -> list[Hit]:
         """Every alias mention in ``text`` whose replacement differs from it.
@@ -428,6 +439,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
         _link_abbreviated(table)
         _link_plurals(table)
         _link_initialisms(table, invent)
+        _link_states(table)
     spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
     for ent in ranked:
         for s in ent.surfaces:
@@ -538,6 +550,8 @@ def _exact(surface: str, label: str) -> bool:
     lower-case name ("kroon", "alteri") is matched in any case: it also opens sentences ("Kroon notes")."""
     if label in _WORDS_ARE_NAMES and surface[:1].islower():
         return False
+    if surface in us_states():  # "OK", "IN", "AL": "ok", "in", "et al." are no codes
+        return True
     words = [surface[x:y] for x, y in parts(surface)]
     if all(ordinary(w) or _kept(w, False) for w in words):
         return True
@@ -653,6 +667,10 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
     """Give every distinctive part of ``ent`` (``distinctive``: their indexes, see ``_distinctive``) an invented
     part; False when it has no part to replace."""
     words = [ent.surface[a:b] for a, b in parts(ent.surface)]
+    if ent.surface in us_states():  # "Tuscaloosa, AL" -> "Vengbeci, ZK": two letters, as a state's code is
+        if ent.key not in table.keep:
+            table.part_map.setdefault(ent.key, invent("state", ent.surface))
+        return ent.key in table.part_map
     if ent.label == "EVENT" and named_by_day(ent.surface):  # "the 9/11 attacks" -> "the Glanice attacks": no
         table.whole[ent.key] = invent("org", ent.surface)  # part of it names it alone
         return True
@@ -951,6 +969,30 @@ def _link_initialisms(table: Table, invent: Callable[[str, str], str]) -> None:
             if fitting:
                 table.part_map[ent.key] = _dotted(fitting[0]) if dotted else fitting[0]
                 followed.add(other.key)
+
+
+def _link_states(table: Table) -> None:
+    """A state's code follows its name where the instance replaced that name too, as real codes do: its words'
+    initials, else its first letter and a later one, the first pair not taken (``state_letters_taken``): "NY" beside
+    "New York" -> "New Brodk" is "NB", "FL" beside "Florida Gators" -> "Fenburkel Gators" is "FN" ("FE" is a word);
+    letters an initialism gave it stay where they are such a pair ("MS" beside "Mississippi State" -> "Fratsimouth
+    State" is "FS"), the drawn letters where every pair is taken."""
+    for ent in table.entities.values():
+        name = us_states().get(ent.surface)
+        if name is None or ent.key not in table.part_map or table.compose(name) == name:
+            continue
+        new = table.compose(name).upper()
+        words = new.split()
+        pairs = [words[0][:1] + words[1][:1]] if len(words) > 1 else []
+        pairs += [new[0] + c for c in new[1:]]
+        current = table.part_map[ent.key]  # a name's initialism may stand for both: "FS" of "Fratsimouth State"
+        if current in pairs and not state_letters_taken(current):
+            continue
+        used = set(table.part_map.values())
+        fitting = (p for p in pairs if p.isalpha() and len(p) == 2 and p not in used and not state_letters_taken(p))
+        letters = next(fitting, None)
+        if letters is not None:
+            table.part_map[ent.key] = letters
 
 
 def _dotted(letters: str) -> str:

