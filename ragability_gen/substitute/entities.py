@@ -228,6 +228,13 @@ def ordinary(word: str) -> bool:
         is_word(word) or len(word) <= 2 or any(c.isupper() for c in word[1:]))))
 
 
+STAGES = frozenset("""finals quarterfinal quarterfinals semifinal semifinals playoff playoffs qualifier qualifiers
+    qualifying qualification knockout""".split())
+"""The stages of a competition, kept in the names they end ("AFC U-16 Championship (Quarterfinal)", "2019 Nitto ATP
+Finals") and never a name alone; unlike a designator (``GENERIC``) they make no words before them a name
+("Quarter-Finals")."""
+
+
 def _kept(part: str, first: bool, person: bool = False) -> bool:
     """True for a part that stays as it is: an initial, particle, title, prefix ("Anti-"), number, lower-case word,
     a Roman numeral after the first part, or a designator ("Article 158" too), unless in a person's name it is also a
@@ -238,6 +245,7 @@ def _kept(part: str, first: bool, person: bool = False) -> bool:
             or low in PREFIXES and not part.isupper()  # "Co-operation", "MGM Distribution Co"; not the state "CO"
             or (never_name(part) and not (person and is_known_name(low)))
             or (low in GENERIC and not (person and (is_surname(low) or (first and is_given_name(low)))))
+            or low in STAGES
             or (low in WEEKDAYS and not first and not person)  # "Bloody Sunday" -> "Wohns Sunday"
             or any(c.isdigit() for c in part) or (part[:1].islower() and not _camel(part))
             or (not first and _ROMAN.fullmatch(part) is not None))
