@@ -678,6 +678,20 @@ def test_a_dictionary_word_filling_its_cell_among_categories_is_no_name(column: 
     assert opens_plain_cell(text, start, start + 4) is expected
 
 
+@pytest.mark.parametrize("value, expected", [
+    ("Software developer (PostgreSQL, Surfraw)", True),  # the brackets name what the developer worked on
+    ("Software developer, Fingerprint scanner (rear-mounted)", True),
+    ("Stoker (film)", False),  # a word alone with its bracket: a title
+    ("Software AG, Fingerprint Cards", False),
+])
+def test_a_word_opening_an_item_of_lower_case_words_is_no_name_whatever_its_brackets_hold(value: str,
+                                                                                        expected: bool) -> None:
+    text = f"Occupation | {value}"
+    start = text.index("| ") + 2
+    word = re.match(r"\w+", text[start:])
+    assert word is not None and opens_plain_cell(text, start, start + word.end()) is expected
+
+
 @pytest.mark.parametrize("text, expected", [
     ("2009 | 13 Dec 2008 | Val Quellin", True),
     ("won on Sept. 4 in Ostrava", True),

@@ -940,19 +940,23 @@ def opens_plain_cell(text: str, start: int, end: int) -> bool:
     return opens_plain_item(text, start, end)
 
 
+_BRACKETED = re.compile(r"\([^()]*\)?")
+
+
 def opens_plain_item(text: str, start: int, end: int) -> bool:
     """True for a dictionary word (no proper entry or known name) opening a table cell whose other words are all in
     lower case, or an item of a list in one with other words all in lower case: "| Discus throw |", "| Yellowish
     brown |", "Data inputs | Fingerprint scanner (rear-mounted), Iris scanner", "Known for | Oldest living cat" name
-    no one; not an eponym's possessive ("Bell's palsy", "Graves' disease"), nor a code ("| BAFTA, 1972 |").
+    no one, nor does "Software developer (PostgreSQL, Surfraw)", whose brackets name what it worked on; not an
+    eponym's possessive ("Bell's palsy", "Graves' disease"), nor a code ("| BAFTA, 1972 |").
     """
     cell = cell_span(text, start, end)
     if cell == (start, end):
         return False
     item = next(((a, b) for a, b in _items(text, *cell) if a <= start and end <= b), cell)
     word = text[start:end]
-    return (any(a == start and b > end and (rest := text[end:b]).strip() != "" and not any(c.isupper() for c in rest)
-                and not rest.startswith(("'", "’")) for a, b in (cell, item))
+    return (any(a == start and b > end and (rest := _BRACKETED.sub("", text[end:b])).strip() != ""
+                and not any(c.isupper() for c in rest) and not rest.startswith(("'", "’")) for a, b in (cell, item))
             and not word.isupper() and is_word(word) and not is_proper_entry(word) and not is_known_name(word))
 
 
