@@ -753,6 +753,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             ps, words = [ps[i]], [words[i]]
         if _SEASON.match(text, s) and all(w.isdigit() or w.casefold() == "of" for w in words[1:]):
             continue  # "born in the Fall of 1974": a date
+        if len(words) == 1 and words[0].casefold() in GENERIC and words[0] in city_names() and label in _PLACE_OR_BODY:
+            out.append(Mention(field_name, s, e, text[s:e], label))  # "Derby is a city": a designator ("Kentucky
+            continue  # Derby") that names a city of its own, alone
         if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or words[0].casefold() in HEADS
                                 or _kept(words[0], True) or unit_at(text, s, e) or counted(text, s, e)
                                 or opens_plain_item(text, s, e)  # "Known for | Oldest living cat" (NER's people)
@@ -1378,6 +1381,7 @@ def _pieces(text: str, start: int, end: int, label: str,
     return [(a, b, label) for a, b in zip(edges[::2], edges[1::2], strict=True) if a < b]
 
 
+_PLACE_OR_BODY = ("GPE", "LOC", "FAC", "ORG")
 _SEASON = re.compile(r"(?i)(?:spring|summer|fall|autumn|winter)(?:[ \t]+of)?[ \t]+\d")
 """A season that dates something: "in the Fall of 1974", "Summer 2012"."""
 _NUMBERED = re.compile(r"\.[ \t]*\d")
