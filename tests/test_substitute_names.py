@@ -1002,6 +1002,16 @@ def test_initialisms_spelled_out_are_names_of_bodies_or_terms() -> None:
     assert spelled_out_names(table) == [] and spelled_out_terms(table) == []
 
 
+def test_initialisms_after_the_lower_case_words_they_abbreviate_are_terms_wherever_they_stand() -> None:
+    from ragability_gen.substitute.kinds import lower_spelled_out_terms, term_codes
+
+    text = ("1.8 million internally displaced persons (IDPs), gross domestic product (GDP), freedom of information "
+            "(FOI) requests, the team (NYR), the United Nations (UN)")
+    assert [text[a:b] for a, b in lower_spelled_out_terms(text)] == ["IDPs", "GDP", "FOI"]
+    assert term_codes([text, "How many IDPs?"]) == {"IDPs", "GDP", "FOI"}
+    assert term_codes(["How many IDPs?", "The UN (United Nations) met."]) == set()
+
+
 @pytest.mark.parametrize("text, tail", [
     ("Lee Seung-hoon won", "hoon"), ("Jun-ichi Sato", "ichi"), ("Yoon Ji\\-hoon", "hoon"), ("Ngo Ka-nin.", "nin"),
     ("Chan Yung-jan", None), ("Kang Min-jun", None),

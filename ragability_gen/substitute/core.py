@@ -54,7 +54,7 @@ from .entities import (
     whole_word,
     written_words,
 )
-from .kinds import foreign_passages, passage_word, plain_terms, shaped
+from .kinds import foreign_passages, passage_word, plain_terms, shaped, term_codes
 from .mapping import Table, build_table
 from .names import invent, is_common, singulars
 from .nlp import Annotations, load_model, model_label, word_classes
@@ -353,14 +353,18 @@ def _no_terms(found: list[Mention], texts: Sequence[str], first_field: Mapping[s
     """``found`` without what lies in an academic degree's name or abbreviation (``words.degree_spans``: "Bachelor of
     Arts (BA) in Social Work", "University of Delaware (BA)", "Harvey Washington Wiley, M.D.") or in a term spelled out
     before its initialism (``kinds.spelled_out_terms``: "Gross Domestic Product (GDP)"), whatever NER and the
-    initialisms of "Bachelor of Arts" say; a mention running into one ends before it."""
+    initialisms of "Bachelor of Arts" say; a mention running into one ends before it. Such an initialism is a term
+    wherever the instance writes it ("How many IDPs?" beside "internally displaced persons (IDPs)")."""
     spans = {first_field[t]: here for t in texts if (here := plain_terms(t))}
     if not spans:
         return found
     text_of = {first_field[t]: t for t in texts}
+    codes = term_codes(texts)
     out = []
     for m in found:
         hit = next(((a, b) for a, b in spans.get(m.field, ()) if m.start < b and a < m.end), None)
+        if m.text in codes:
+            continue
         if hit is None:
             out.append(m)
         elif m.start < hit[0] and (cut := trim(text_of[m.field], m.start, hit[0])) is not None:

@@ -622,12 +622,38 @@ def spelled_out_terms(text: str) -> list[tuple[int, int]]:
             for span in ((a, b), (c, d))]
 
 
+_LOWER_INITIALISM = re.compile(r"((?:[a-z][a-z'’-]*[ \t]+){1,8})\(([A-Z]{2,8})s?[),;]")
+
+
+def lower_spelled_out_terms(text: str) -> list[tuple[int, int]]:
+    """The spans of initialisms in brackets after the lower-case words they abbreviate, also in the plural:
+    "internally displaced persons (IDPs)", "gross domestic product (GDP)", "freedom of information (FOI)": terms,
+    which NER may call a people or an organisation."""
+    out = []
+    for m in _LOWER_INITIALISM.finditer(text):
+        n, every = len(m[2]), m[1].split()
+        for words in (every[-n:], [w for w in every if w not in _FUNCTION][-n:]):  # "freedom of information (FOI)"
+            if len(words) == n and "".join(w[0] for w in words).upper() == m[2]:
+                out.append((m.start(2), m.end(0) - 1))
+                break
+    return out
+
+
 @lru_cache(maxsize=1 << 12)
 def plain_terms(text: str) -> tuple[tuple[int, int], ...]:
     """The spans of ``text`` that name no one thing though NER may say so: academic degrees (``degree_spans``) and
-    terms spelled out before their initialism (``spelled_out_terms``)."""
+    terms spelled out before their initialism (``spelled_out_terms``, ``lower_spelled_out_terms``)."""
     found = degree_spans(text)
-    return found + tuple(spelled_out_terms(text)) if "(" in text else found
+    return found + tuple(spelled_out_terms(text) + lower_spelled_out_terms(text)) if "(" in text else found
+
+
+_TERM_CODE = re.compile(r"[A-Z]{2,8}s?")
+
+
+def term_codes(texts: Sequence[str]) -> set[str]:
+    """The initialisms among the ``plain_terms`` of ``texts`` ("GDP", "IDPs", "BA"): terms wherever the instance writes
+    them ("How many IDPs?" beside "internally displaced persons (IDPs)")."""
+    return {t[a:b] for t in texts for a, b in plain_terms(t) if _TERM_CODE.fullmatch(t[a:b])}
 
 
 _CLOCK = re.compile(r"\d(?:[:.]\d\d)?\s?$")

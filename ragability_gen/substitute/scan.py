@@ -43,7 +43,7 @@ from .entities import (
     position_cell,
     work_kind_at,
 )
-from .kinds import plain_terms, scripts
+from .kinds import plain_terms, scripts, term_codes
 from .names import is_common, singulars
 from .places import country_of
 from .words import cell_span, measure_at, never_name, sentence_start
@@ -91,8 +91,8 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
     """Case-folded words of the input's names: NER entity parts, and capitalised words that are no
     common English word (where no sentence starts), without the words substitution keeps and the common
     words the input itself writes in lower case and capitalises only where a sentence opens ("Alchemy ...
-    alchemy"; substitution keeps them), what a number counts ("8 Megapixels") and an acronym that is an infobox's
-    key ("GPU | Adreno 530")."""
+    alchemy"; substitution keeps them), what a number counts ("8 Megapixels"), an acronym that is an infobox's
+    key ("GPU | Adreno 530") and an initialism of a term (``kinds.term_codes``: "IDPs")."""
     out: set[str] = set()
     for t in texts:
         for s, e, label in ents.get(t, ()):
@@ -106,6 +106,7 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
     out -= {w.casefold() for w in ordinary_written_words({w[:1].upper() + w[1:] for w in out}, texts)}
     out -= {m[0].casefold() for t in texts for m in _WORD.finditer(t)
             if m[0].isupper() and acronym_key_cell(t, *m.span())}
+    out -= {code.casefold() for code in term_codes(texts)}
     return {w for w in out if not _kept_word(w) and any(c.isalpha() for c in w)}
 
 
