@@ -115,7 +115,8 @@ GENERIC = frozenset("""
     building stadium arena theatre theater hospital clinic center centre school college university institute
     academy observatory laboratory laboratories railway railways
     company corporation corp inc ltd llc plc group sons brothers partners associates bank club team party council
-    committee commission court parliament congress senate assembly army navy force forces ministry department office
+    committee commission court parliament congress senate assembly army navy force forces guard guards corps marine
+    marines fleet ministry department office
     agency society association foundation trust board guild order league united national international royal
     federal senior junior airlines airways motors works flight flights line lines route routes greater
     weekly daily express superfast times post news press review journal gazette herald tribune chronicle magazine
