@@ -1002,6 +1002,18 @@ def test_initialisms_spelled_out_are_names_of_bodies_or_terms() -> None:
     assert spelled_out_names(table) == [] and spelled_out_terms(table) == []
 
 
+@pytest.mark.parametrize("name, place", [
+    ("Economy of Estonia", "Estonia"), ("History of the United States", "United States"),
+    ("Bank of England", None), ("King of Spain", None), ("Declaration of Independence", None), ("Economy", None),
+])
+def test_an_ordinary_word_of_a_place_is_a_topic_and_the_place_is_the_name(name: str, place: str | None) -> None:
+    from ragability_gen.substitute.entities import _topic_of_place
+
+    ps = parts(name)
+    i = _topic_of_place(name, ps, [name[a:b] for a, b in ps])
+    assert (None if i is None else name[ps[i][0]:]) == place
+
+
 def test_initialisms_after_the_lower_case_words_they_abbreviate_are_terms_wherever_they_stand() -> None:
     from ragability_gen.substitute.kinds import lower_spelled_out_terms, term_codes
 

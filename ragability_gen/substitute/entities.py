@@ -601,6 +601,21 @@ def column_words_at(text: str, start: int, end: int) -> bool:
             and all(_column_word_at(text, m.start(), m.end()) for m in _PART.finditer(text, start, end)))
 
 
+def _topic_of_place(text: str, ps: Sequence[tuple[int, int]], words: Sequence[str]) -> int | None:
+    """The index of the place's first word where ``words`` are an ordinary word, "of", maybe "the", and a place
+    (``_place``, or a city the lists know): "Economy of Estonia", "Politics of Angola", "History of the United
+    States", a topic of Wikipedia's; not where the word designates ("Bank of England", "University of Melbourne") or
+    is a title ("King of Spain"), nor where the place of one word is a dictionary word ("Declaration of
+    Independence")."""
+    if len(words) < 3 or words[1] != "of" or words[0].casefold() in GENERIC or words[0].casefold() in TITLES or not (
+            ordinary(words[0]) and is_word(words[0])):
+        return None
+    i = 3 if words[2] == "the" else 2
+    place = text[ps[i][0]:ps[-1][1]] if i < len(ps) else ""
+    return i if place and (_place(place) or place in city_names()) and not (" " not in place and is_word(place)) \
+        else None
+
+
 def _place(name: str) -> bool:
     """True for a country or a place ``countryinfo`` knows, however many words it has ("United States"), or a region
     named by its distance east (``_EAST``: "Middle East")."""
@@ -752,6 +767,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         elif label not in ("NORP", "LANGUAGE") and (i := _nationality_in(text, ps)) is not None:
             (s, e), label = ps[i], "NORP"  # "| Debut Hindi Film |": a language before ordinary words, no name of them
             ps, words = [ps[i]], [words[i]]
+        if (i := _topic_of_place(text, ps, words)) is not None:
+            (s, e), label = (ps[i][0], e), "GPE"  # "Economy of Estonia", "History of the United States": the
+            ps, words = ps[i:], words[i:]  # place; an article's topic is no name
         if _SEASON.match(text, s) and all(w.isdigit() or w.casefold() == "of" for w in words[1:]):
             continue  # "born in the Fall of 1974": a date
         if len(words) == 1 and words[0].casefold() in GENERIC and words[0] in city_names() and label in _PLACE_OR_BODY:
