@@ -113,7 +113,8 @@ GENERIC = frozenset("""
     day
     monastery museum library gallery zoo garden gardens airport station terminus port harbour harbor hall house
     building stadium arena theatre theater hospital clinic center centre school college university institute
-    academy observatory laboratory laboratories railway railways
+    academy observatory laboratory laboratories railway railways hotel motel resort casino plaza mall pier cemetery
+    memorial raceway prison penitentiary jail
     company corporation corp inc ltd llc plc group sons brothers partners associates bank club team party council
     committee commission court parliament congress senate assembly army navy force forces guard guards corps marine
     marines fleet ministry department office
