@@ -1096,8 +1096,9 @@ LAND = frozenset("""sea ocean river lake bay gulf strait island islands isle mou
 of these, is a place ("the National Forest", "Royal National Park"), and so is a proper noun of an ordinary word before
 one ("the New York City/Long Island area")."""
 _DESIGNATED = ("GPE", "LOC", "FAC", "WORK_OF_ART", "PERSON")
-_PLACE_OR_BODY = ("GPE", "LOC", "FAC", "ORG")
 """Labels under which a name of designators alone is a place or a title ("Abbey Road", which NER may call a person)."""
+_PLACE_OR_BODY = ("GPE", "LOC", "FAC", "ORG")
+"""Labels under which a designator's word alone that is a city's name names the city ("Derby is a city")."""
 
 
 def designators_only(words: Sequence[str]) -> bool:

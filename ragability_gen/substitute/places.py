@@ -19,7 +19,7 @@ import string
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from .names import PLURAL, is_common, vowel_sound
 
@@ -240,7 +240,8 @@ _WORD_ZIPF = 5.0
 stands before it."""
 
 
-def state_codes_after_towns(text: str) -> list[tuple[int, int]]:
+@lru_cache(maxsize=256)
+def state_codes_after_towns(text: str) -> tuple[tuple[int, int], ...]:
     """The spans of the states' codes written after a capitalised word and a comma or in brackets after it
     ("Tuscaloosa, AL (Rivalry)", "Tulsa, OK |", "Fresno, CA, U.S.", "Queens, NY 11354", "at Miami (OH)"): the town
     changes, and its state would still say where it is. Not a code a capitalised word follows ("NC State", "DC
@@ -255,7 +256,7 @@ def state_codes_after_towns(text: str) -> list[tuple[int, int]]:
         before = text[max(0, m.start() - 60):m.start()].split()[-2:]
         if group == 1 or "".join(w[0] for w in before) != m[2]:  # "Vermont Transit (VT)" abbreviates its name
             out.append(m.span(group))
-    return out
+    return tuple(out)
 
 
 _REGION_AFTER = re.compile(r",[ \t]*([A-Z][\w.]*?(?:[ \t]+[A-Z][\w.]*?)*)"
