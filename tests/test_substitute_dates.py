@@ -109,6 +109,9 @@ def test_bare_years_follow_evidence_and_the_vote() -> None:
     ("in 1998–02", 5, "in 2003–07"),
     ("in 1995–05", 1, "in 1996–2006"),
     ("in 1936–7", -38, "in 1898–9"),
+    ("Founded | October 1983; 36 years ago (1983-10)", -45, "Founded | October 1938; 36 years ago (1938-10)"),
+    ("born May 3, 2001 (2001-05)", 3, "born May 3, 2004 (2004-05)"),  # a year and its month, no range
+    ("the 2001-05 period", 3, "the 2004-08 period"),  # no month in words before it: a range
     ("the 1948-9 season", 3, "the 1951-2 season"),
     ("in 1936–7", 3, "in 1939–40"),
     ("in 1996–7", 3, "in 1999–2000"),

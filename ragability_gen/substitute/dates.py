@@ -272,6 +272,18 @@ def _dual_year(text: str, m: re.Match[str]) -> list[Slot]:
     return [Slot(d.start(1), d.end(1), YEAR, full, short_of=first)] if full - first <= 1 else []
 
 
+_MONTH_YEAR = re.compile(r"(?i)\b([a-z]+)\.?[ \t]+(?:\d{1,2},?[ \t]+)?(\d{4})\b")
+
+
+def _year_month(text: str, m: re.Match[str]) -> bool:
+    """Whether a range match is a year and month written with a hyphen ("1983-10") after the same month and year in
+    words ("October 1983; 36 years ago (1983-10)", as Wikipedia's date templates write them), no range of years."""
+    if m["sep"] != "-" or len(m["y2"]) != 2 or not 1 <= int(m["y2"]) <= 12:
+        return False
+    return any(MONTHS.get(w[1].lower()) == int(m["y2"]) and w[2] == m["y1"]
+               for w in _MONTH_YEAR.finditer(text, max(0, m.start() - 48), m.start()))
+
+
 def _range_slots(text: str, m: re.Match[str], ev: Evidence) -> list[Slot]:
     y1, y2, e1, e2 = m["y1"], m["y2"], m["e1"], m["e2"]
     sep = m["sep"].strip()
@@ -286,6 +298,8 @@ def _range_slots(text: str, m: re.Match[str], ev: Evidence) -> list[Slot]:
     if len(y1) != 4 or not 1000 <= int(y1) <= 2199 or _counted(text, m.end("y2"), ev):
         return []
     first = int(y1)
+    if _year_month(text, m):  # "October 1983; 36 years ago (1983-10)": the year alone
+        return [Slot(m.start("y1"), m.end("y1"), YEAR, first)]
     if len(y2) == 2 and sep in ("-", "–", "—", "/"):
         full = first // 100 * 100 + int(y2)
         full += 100 if full <= first else 0
