@@ -11,7 +11,7 @@ from test_substitute_names import maker
 
 from ragability_gen import Answer, Context, Instance, substitute_instances
 from ragability_gen.substitute import nlp
-from ragability_gen.substitute.english import english_word, plural, readings
+from ragability_gen.substitute.english import contracted, english_word, plural, readings, spoken
 from ragability_gen.substitute.entities import Mention
 from ragability_gen.substitute.mapping import build_table
 from ragability_gen.substitute.names import is_common, vowel_sound
@@ -139,7 +139,7 @@ def compose(title: str, label: str = "TITLE") -> str:
 @pytest.mark.parametrize("title, kept, changed", [
     ("Greatest Hits Volume Two", ["Volume Two"], ["Greatest", "Hits"]),  # a designator that numbers stays
     ("Guitar Hero II", [" II"], ["Guitar", "Hero"]),  # so does a Roman numeral
-    ("Tonight I'm Gonna Rock You Tonight", [" I'm ", " You "], ["Tonight", "Gonna", "Rock"]),  # and "I'm"
+    ("Tonight I'm Gonna Rock You Tonight", [" I'm Gonna ", " You "], ["Tonight", "Rock"]),  # and "I'm", "Gonna"
     ("The Old Man and the Sea", ["The ", " and the "], ["Old", "Man", "Sea"]),  # designators are title words
 ])
 def test_every_word_of_a_title_but_function_words_and_numbering_changes(title: str, kept: list[str],
@@ -147,6 +147,38 @@ def test_every_word_of_a_title_but_function_words_and_numbering_changes(title: s
     new = compose(title)
     assert all(k in new for k in kept), new
     assert not any(re.search(rf"\b{w}\b", new) for w in changed), new
+
+
+@pytest.mark.parametrize("title, label, kept, changed", [
+    ("I Know You Don't Love Me", "WORK_OF_ART", ["I ", " You Don't ", " Me"], ["Know", "Love"]),  # NER's title too
+    ("Why Haven't I Heard from You", "WORK_OF_ART", ["Why Haven't I ", " from You"], ["Heard"]),
+    ("That Ain't All", "TITLE", ["That Ain't All"], []),  # nothing else to change: a contraction is no name
+    ("Glad You're Mine", "PERSON", [" You're Mine"], ["Glad"]),  # NER's person of a title's words
+    ("Forgettin' 'Bout You", "TITLE", ["in' 'Bout You"], ["Forgettin"]),  # "'Bout": "about", a function word
+])
+def test_a_contraction_stays_in_any_name(title: str, label: str, kept: list[str], changed: list[str]) -> None:
+    new = compose(title, label)
+    assert all(k in new for k in kept), new
+    assert not any(re.search(rf"\b{w}\b", new) for w in changed), new
+
+
+@pytest.mark.parametrize("title", ["Talkin' Blues", "Sittin' in the Balcony", "Fool Passin' Through"])
+def test_a_dropped_g_becomes_another_verb_s_dropped_g(title: str) -> None:
+    old = re.search(r"(\w+in)'", title)[1]  # type: ignore[index]
+    new = compose(title)
+    said = re.search(r"\b([A-Z][a-z]+in)' ", new + " ")
+    assert said is not None and said[1] != old, new
+    assert ("VERB", "VBG") in readings(said[1].lower() + "g")  # "Standin'": a form of "standing"
+
+
+@pytest.mark.parametrize("word, standard, joined", [
+    ("Talkin'", "talking", False), ("lovin’", "loving", False), ("Ol'", "old", False), ("'Bout", "about", False),
+    ("Nothin'", "nothing", False), ("Don't", None, True), ("I'm", None, True), ("Gonna", None, True),
+    ("C'mon", None, True), ("Wed", None, False), ("O'Brien", None, False), ("o'clock", None, False),
+    ("Martin", None, False),
+])
+def test_spoken_spellings_and_contractions(word: str, standard: str | None, joined: bool) -> None:
+    assert spoken(word) == standard and contracted(word) is joined
 
 
 def test_names_in_a_title_get_invented_names_and_words_english_ones() -> None:

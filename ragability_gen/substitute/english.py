@@ -11,7 +11,8 @@ The words come from Faker's list of common English words; lemminflect gives ever
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import re
+from collections.abc import Collection, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
@@ -25,6 +26,46 @@ _COMMON_FORM = 3.0
 
 Reading = tuple[str, str]
 """A part of speech and a Penn tag: ("NOUN", "NNS"), ("VERB", "VBG")."""
+_GERUND: Reading = ("VERB", "VBG")
+_DROPPED_G = re.compile(r"([^\W\d_]+in)(['’])")
+"""A word ending in "-in'" for "-ing" ("Talkin'", "lovin'")."""
+
+
+def spoken(word: str) -> str | None:
+    """The standard word a spoken spelling in one word stands for, in lower case: a dropped "g" ("Talkin'":
+    "talking") or one of spaCy's tokenizer exceptions that stays one token ("Ol'": "old", "'Bout": "about");
+    None for any other word, and for a contraction of two words ("Don't", "Gonna"; see ``contracted``)."""
+    if "'" not in word and "’" not in word:
+        return None
+    from spacy.symbols import NORM
+
+    pieces = _exception(word)
+    if pieces and len(pieces) == 1:
+        norm = str(pieces[0].get(NORM, "")).lower()
+        return norm if norm.isalpha() else None  # not "o'clock", which is its own norm
+    m = _DROPPED_G.fullmatch(word)
+    return m[1].lower() + "g" if m and readings(m[1] + "g") else None
+
+
+_RUN_TOGETHER = frozenset("gonna gotta wanna".split())
+"""Two spoken words run together with no apostrophe: spaCy's exceptions also hold apostrophes dropped by mistake,
+which are words of their own ("wed", "cant", "wont")."""
+
+
+def contracted(word: str) -> bool:
+    """True for a contraction of two words that spaCy's tokenizer splits ("Don't", "I'm", "C'mon", "Y'all"), or one
+    of ``_RUN_TOGETHER`` ("Gonna"): a title keeps it as it keeps function words."""
+    if "'" not in word and "’" not in word:
+        return word.lower() in _RUN_TOGETHER
+    pieces = _exception(word)
+    return pieces is not None and len(pieces) >= 2
+
+
+def _exception(word: str) -> list[dict[Any, Any]] | None:
+    """The tokens spaCy's English tokenizer splits ``word`` into by its exceptions, as written or in lower case."""
+    from spacy.lang.en.tokenizer_exceptions import TOKENIZER_EXCEPTIONS
+
+    return TOKENIZER_EXCEPTIONS.get(word) or TOKENIZER_EXCEPTIONS.get(word.lower())
 
 
 @lru_cache(maxsize=1 << 14)
@@ -127,14 +168,31 @@ def english_word(rng: Any, original: str, taken: Collection[str]) -> str | None:
         rng: The instance's seeded generator (``random.Random``); the same seed gives the same word.
         taken: Lower-case words the new word must not equal (the instance's words, other new words).
     """
+    standard = spoken(original)
+    dropped = _DROPPED_G.fullmatch(original)
+    if dropped and standard is not None:  # "Talkin'" -> "Runnin'", "Darlin'" -> "Buildin'": another verb's "-ing"
+        found = readings(standard)  # form, of the same readings where one has them, its "g" dropped
+        if not found:
+            return None
+        first = min(found, key=lambda r: (_UPOS.index(r[0]), r[1]))
+        pools = (_pool().get(found, ()), _by_reading().get(first, ()), _by_reading().get(_GERUND, ()))
+        new = _choose(rng, standard, taken, [[w for w in pool if _GERUND in readings(w)] for pool in pools])
+        return new[:-1] + dropped[2] if new is not None else None
+    if standard is not None:  # "Ol'" -> "New"
+        return english_word(rng, standard, taken)
     low = original.lower()
     found = readings(low)
     if not found:
         return None
-    pool = _pool()
-    used = {lemma for w in taken for lemma in _lemmas(w)}
     first = min(found, key=lambda r: (_UPOS.index(r[0]), r[1]))
-    for candidates in (pool.get(found, ()), _by_reading().get(first, ())):
+    return _choose(rng, low, taken, (_pool().get(found, ()), _by_reading().get(first, ())))
+
+
+def _choose(rng: Any, low: str, taken: Collection[str], pools: Sequence[Sequence[str]]) -> str | None:
+    """A word of the first of ``pools`` that has one fitting: not ``low``, no word or lemma ``taken``, and opening with
+    ``low``'s vowel sound where one does."""
+    used = {lemma for w in taken for lemma in _lemmas(w)}
+    for candidates in pools:
         fitting = [w for w in candidates if w != low and w not in taken and not _lemmas(w) & used]
         same_start = [w for w in fitting if vowel_sound(w) == vowel_sound(low)]
         if same_start or fitting:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .dates import MONTHS, WEEKDAYS, century_names
-from .english import known, readings
+from .english import contracted, known, readings
 from .names import (
     VERY_COMMON_ZIPF,
     capitalised_only,
@@ -239,11 +239,11 @@ Finals") and never a name alone; unlike a designator (``GENERIC``) they make no 
 
 def _kept(part: str, first: bool, person: bool = False) -> bool:
     """True for a part that stays as it is: an initial, particle, title, prefix ("Anti-"), number, lower-case word,
-    a Roman numeral after the first part, or a designator ("Article 158" too), unless in a person's name it is also a
-    known family name ("Damon Hill"; but "Castle Donington", which NER may call a person, keeps "Castle"), or a given
-    name opening it ("Bill Gates")."""
+    contraction ("You're" of NER's person "Glad You're"), a Roman numeral after the first part, or a designator
+    ("Article 158" too), unless in a person's name it is also a known family name ("Damon Hill"; but "Castle
+    Donington", which NER may call a person, keeps "Castle"), or a given name opening it ("Bill Gates")."""
     low = part.casefold()
-    return (len(part) == 1 or low in FUNCTION or low in TITLES or low in SUFFIXES
+    return (len(part) == 1 or low in FUNCTION or low in TITLES or low in SUFFIXES or contracted(part)
             or low in PREFIXES and not part.isupper()  # "Co-operation", "MGM Distribution Co"; not the state "CO"
             or (never_name(part) and not (person and is_known_name(low)))
             or (low in GENERIC and not (person and (is_surname(low) or (first and is_given_name(low)))))

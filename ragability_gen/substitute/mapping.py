@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as _with
 
-from .english import known, plural, readings
+from .english import contracted, known, plural, readings, spoken
 from .entities import (
     _DOTTED,
     _POSSESSIVE,
@@ -592,8 +592,9 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
         return [i for i, w in enumerate(words)  # marks too: "ˈɡiːjæ̃", "बुद्ध"
                 if len(w) > 1 and all(c.isalpha() or unicodedata.category(c)[0] == "M" for c in w)
                 and w.casefold() not in FUNCTION]
+    said = [_said(ent.surface, span) for span in parts(ent.surface)]  # "Talkin'", "'Bout": see _title_kept
     if ent.label == "TITLE":  # "Brothers in Arms", "The Old Man and the Sea": no designators in a title
-        return [i for i, w in enumerate(words) if len(w) > 1 and w[:1].isupper() and not _title_kept(words, i)]
+        return [i for i, w in enumerate(words) if len(w) > 1 and w[:1].isupper() and not _title_kept(said, i)]
     person = not _named_day(ent, words) and (
         ent.label == "PERSON" or (ent.label in ("ORG", "FAC", "PROPN") and person_shaped(list(words))))
     lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
@@ -605,6 +606,8 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
         head = next(i for i, w in enumerate(words) if i and w.casefold() in AWARDS)
         return named or [i for i in out if i < head]  # "Golden Globe" of "Golden Globe Award for Best Actress", not
         # its category; none: the first word changes ("Academy" of "Academy Award for Best Picture", see _map_parts)
+    if ent.label == "WORK_OF_ART":  # NER's title keeps what ours does: "I Know You Don't Love Me"
+        out = [i for i in out if not _title_kept(said, i)]
     if not person and _acronym_before_words(ent, words):
         return [0]  # "SM Entertainment" -> "NJH Entertainment", "CAS Number | 7440-45-1" -> "WKK Number"
     out = [i for i in out if words[i].casefold() not in HEADS]  # none left: see _map_parts
@@ -651,12 +654,14 @@ def _named_day(ent: Entity, words: Sequence[str]) -> bool:
 
 def _title_kept(words: Sequence[str], i: int) -> bool:
     """True for a word of a title that stays: a function word ("Best in Show" changes "Show", see
-    ``words.CONTENT_STOP_WORDS``), also contracted ("I'm", "Don't"), a number, a Roman numeral after the first word
-    ("Guitar Hero II"), and a designator that numbers what follows it ("Greatest Hits Volume Two", "Part 2")."""
+    ``words.CONTENT_STOP_WORDS``), also contracted ("I'm", "Don't", "Gonna", see ``english.contracted``) or spoken
+    ("Nothin'", "'Em"), a number, a Roman numeral after the first word ("Guitar Hero II"), and a designator that
+    numbers what follows it ("Greatest Hits Volume Two", "Part 2")."""
     w, after = words[i], words[i + 1] if i + 1 < len(words) else ""
-    head, *contracted = re.split(r"['’]", w)
-    return (never_name(w) and w.casefold() not in CONTENT_STOP_WORDS or bool(contracted) and never_name(head)
+    head, *joined = re.split(r"['’]", w)
+    return (never_name(w) and w.casefold() not in CONTENT_STOP_WORDS or bool(joined) and never_name(head)
             or shape(w).casefold().endswith("n't")  # "Don't Tell Mom the Babysitter's Dead": "Don" is a given name too
+            or contracted(w) or (standard := spoken(w)) is not None and never_name(standard)
             or w.casefold() in FUNCTION or any(c.isdigit() for c in w) or (i > 0 and _ROMAN.fullmatch(w) is not None)
             or w.casefold() in ABBREVIATED_TITLES and bool(after)  # "Sgt. Pepper's Lonely Hearts Club Band"
             or w.casefold() in GENERIC and (after[:1].isdigit() or after.casefold() in CARDINALS
@@ -666,7 +671,8 @@ def _title_kept(words: Sequence[str], i: int) -> bool:
 def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], distinctive: Sequence[int]) -> bool:
     """Give every distinctive part of ``ent`` (``distinctive``: their indexes, see ``_distinctive``) an invented
     part; False when it has no part to replace."""
-    words = [ent.surface[a:b] for a, b in parts(ent.surface)]
+    spans = parts(ent.surface)
+    words = [ent.surface[a:b] for a, b in spans]
     if ent.surface in us_states():  # "Tuscaloosa, AL" -> "Vengbeci, ZK": two letters, as a state's code is
         if ent.key not in table.keep:
             table.part_map.setdefault(ent.key, invent("state", ent.surface))
@@ -682,9 +688,10 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
         # (a stop word that is a content word too: "Top", "Move"), but not the designator it ends with where
         # other names end with it, which would change in all of them: a stop word or number word changes
         # instead ("Top League", "Fifth Avenue" beside "Celtic League", "Atlantic Avenue"; the "Territory" of
-        # "Territory Government" beside "Northern Territory" changes in both, the one territory)
+        # "Territory Government" beside "Northern Territory" changes in both, the one territory); never a
+        # contraction ("That Ain't All" stays)
         able = [i for i, w in enumerate(words) if w[:1].isalpha() and w.casefold() not in FUNCTION
-                and (not never_name(w) or w.casefold() in CONTENT_STOP_WORDS)]
+                and (not never_name(w) or w.casefold() in CONTENT_STOP_WORDS) and not contracted(w)]
         shared = len(words) - 1 if len(words) > 1 and _designates(table, words[-1]) else None
         first = next((i for i in able if i != shared), None)
         if first is None and shared is not None:
@@ -719,13 +726,15 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
             style = "lower"
         elif ent.label in ("TITLE", "WORK_OF_ART") and (alone := _named_alone(table, key)) is not None:
             style = _STYLE.get(alone, "org")  # "Paris" of "An American in Paris" stays a place
-        elif ent.label in ("TITLE", "WORK_OF_ART") and _english(w):
+        elif ent.label in ("TITLE", "WORK_OF_ART") and _english(said := _said(ent.surface, spans[i])):
             style = "word"
         elif ent.label == "PERSON":
             style = "family" if i == replace[-1] else "given"
         else:
             style = _STYLE.get(ent.label, "org")
-        new = invent(style, w)
+        new = invent(style, said if style == "word" else w)
+        if style == "word" and said != w:
+            new = new.rstrip("'’")  # "Talkin" -> "Standin": the text keeps its apostrophe
         if ent.label == "TERM":  # a term found only in the plural ("ambulatories") stays one; a singular
             new = new.rstrip("s") or new  # gets its plural by the original's ending: no "ancies" + "s"
             new += "s" if PLURAL.search(w) else ""
@@ -734,6 +743,17 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
         else:
             table.part_map[key] = new
     return True
+
+
+def _said(surface: str, span: tuple[int, int]) -> str:
+    """A part of ``surface`` as it is said: with the apostrophe after it that drops a "g" ("Talkin'" of "Talkin' Blues")
+    or before it that drops a syllable ("'Bout" of "Forgettin' 'Bout You"), which no part holds (see
+    ``english.spoken``)."""
+    a, b = span
+    word, before, after = surface[a:b], surface[a - 1:a] if a else "", surface[b:b + 1]
+    if after in ("'", "’") and word.endswith("in"):
+        return word + after
+    return before + word if before in ("'", "’") and spoken(before + word) is not None else word
 
 
 def _designates(table: Table, word: str) -> bool:
@@ -792,6 +812,8 @@ def _english(word: str) -> bool:
     writes in lower case or lemminflect's lexicon holds ("Greatest") that is ordinary ("Love") or no known name
     ("Predicate", "Gambol"), and no given name unless a very common word; not "George", "Oscar", "Jack" or
     "Grammy"."""
+    if spoken(word) is not None:
+        return True  # "Talkin'": another word's "-in'" form (see ``english.english_word``)
     return len(word) > 1 and (is_word(word) or known(word)) and bool(readings(word)) and (
         not is_given_name(word) or is_common(word, _WORD_NOT_NAME)) and (
         ordinary(word) or not (is_known_name(word) or is_proper_entry(word)))
