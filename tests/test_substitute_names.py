@@ -1005,6 +1005,7 @@ def test_initialisms_spelled_out_are_names_of_bodies_or_terms() -> None:
 @pytest.mark.parametrize("name, place", [
     ("Economy of Estonia", "Estonia"), ("History of the United States", "United States"),
     ("Bank of England", None), ("King of Spain", None), ("Declaration of Independence", None), ("Economy", None),
+    ("Transport in Angola", "Angola"), ("Test in Adelaide", "Adelaide"), ("Bank in London", None),
 ])
 def test_an_ordinary_word_of_a_place_is_a_topic_and_the_place_is_the_name(name: str, place: str | None) -> None:
     from ragability_gen.substitute.entities import _topic_of_place

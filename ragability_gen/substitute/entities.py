@@ -603,12 +603,12 @@ def column_words_at(text: str, start: int, end: int) -> bool:
 
 
 def _topic_of_place(text: str, ps: Sequence[tuple[int, int]], words: Sequence[str]) -> int | None:
-    """The index of the place's first word where ``words`` are an ordinary word, "of", maybe "the", and a place
-    (``_place``, or a city the lists know): "Economy of Estonia", "Politics of Angola", "History of the United
-    States", a topic of Wikipedia's; not where the word designates ("Bank of England", "University of Melbourne") or
-    is a title ("King of Spain"), nor where the place of one word is a dictionary word ("Declaration of
-    Independence")."""
-    if len(words) < 3 or words[1] != "of" or words[0].casefold() in GENERIC or words[0].casefold() in TITLES or not (
+    """The index of the place's first word where ``words`` are an ordinary word, "of" or "in", maybe "the", and a
+    place (``_place``, or a city the lists know): "Economy of Estonia", "Politics of Angola", "History of the United
+    States", "Transport in Angola", a topic of Wikipedia's; not where the word designates ("Bank of England",
+    "University of Melbourne") or is a title ("King of Spain"), nor where the place of one word is a dictionary word
+    ("Declaration of Independence")."""
+    if len(words) < 3 or words[1] not in ("of", "in") or words[0].casefold() in GENERIC | TITLES or not (
             ordinary(words[0]) and is_word(words[0])):
         return None
     i = 3 if words[2] == "the" else 2
