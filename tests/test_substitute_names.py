@@ -692,6 +692,21 @@ def test_a_word_opening_an_item_of_lower_case_words_is_no_name_whatever_its_brac
     assert word is not None and opens_plain_cell(text, start, start + word.end()) is expected
 
 
+@pytest.mark.parametrize("value, word, expected", [
+    ("Inventor, Aviator, Company director", "Aviator", True),  # beside an item of lower-case words
+    ("Navigation, Air racing, Seaplane Experimental Station", "Navigation", True),
+    ("Aviator, Inventor", "Aviator", False),  # no item of lower-case words: each could be a name
+    ("Ardmore, Company director", "Ardmore", False),  # no dictionary word
+    ("Aviator and pilot, Bristol", "Bristol", False),  # a known name
+    ("Dain Bramage, Scream, Late!, Fuel 2000", "Scream", False),  # no words in lower case after the first
+])
+def test_a_dictionary_word_filling_an_item_beside_one_of_lower_case_words_is_no_name(value: str, word: str,
+                                                                                      expected: bool) -> None:
+    text = f"Occupation | {value}"
+    start = text.index(word)
+    assert opens_plain_cell(text, start, start + len(word)) is expected
+
+
 @pytest.mark.parametrize("text, expected", [
     ("2009 | 13 Dec 2008 | Val Quellin", True),
     ("won on Sept. 4 in Ostrava", True),

@@ -960,10 +960,30 @@ def _holiday(words: Sequence[str]) -> bool:
 
 
 def opens_plain_cell(text: str, start: int, end: int) -> bool:
-    """True for a ``category_cell``, or for a word that ``opens_plain_item``."""
+    """True for a ``category_cell``, or for a word that ``opens_plain_item`` or fills an item beside one
+    (``_beside_plain_item``)."""
     if cell_span(text, start, end) == (start, end):
         return category_cell(text, start, end)
-    return opens_plain_item(text, start, end)
+    return opens_plain_item(text, start, end) or _beside_plain_item(text, start, end)
+
+
+_FIRST_WORD = re.compile(r"[^\W\d_]+")
+_LOWER_WORD = re.compile(r"(?<![\w'’])[a-z]{2,}(?!\w)")
+
+
+def _beside_plain_item(text: str, start: int, end: int) -> bool:
+    """True for a dictionary word (no proper entry or known name) filling an item of a list in an infobox's value
+    where another item is a capitalised dictionary word before words in lower case: "Occupation | Inventor, Aviator,
+    Company director" lists occupations; not "T.W. Ward & Co. Ltd., Grays, for scrap 3/1966", a row of a table."""
+    word = text[start:end]
+    if word.isupper() or not is_word(word) or is_proper_entry(word) or is_known_name(word):
+        return False
+    items = _value_items(text, start, end)
+    if (start, end) not in items:
+        return False
+    return any((w := _FIRST_WORD.match(text, a, b)) is not None and w[0][:1].isupper() and is_word(w[0])
+               and _lower_rest(text, w.end(), b) and _LOWER_WORD.search(text, w.end(), b) is not None
+               for a, b in items if (a, b) != (start, end))  # a word in lower case: not "Late!", "Fuel 2000", "C6x"
 
 
 _BRACKETED = re.compile(r"\([^()]*\)?")
@@ -981,9 +1001,15 @@ def opens_plain_item(text: str, start: int, end: int) -> bool:
         return False
     item = next(((a, b) for a, b in _items(text, *cell) if a <= start and end <= b), cell)
     word = text[start:end]
-    return (any(a == start and b > end and (rest := _BRACKETED.sub("", text[end:b])).strip() != ""
-                and not any(c.isupper() for c in rest) and not rest.startswith(("'", "’")) for a, b in (cell, item))
+    return (any(a == start and b > end and _lower_rest(text, end, b) for a, b in (cell, item))
             and not word.isupper() and is_word(word) and not is_proper_entry(word) and not is_known_name(word))
+
+
+def _lower_rest(text: str, start: int, end: int) -> bool:
+    """True where ``text[start:end]``, the rest of a cell or item after its first word, holds words and all of them in
+    lower case, brackets left out ("Software developer (PostgreSQL)"), and is no possessive's ending."""
+    rest = _BRACKETED.sub("", text[start:end])
+    return rest.strip() != "" and not any(c.isupper() for c in rest) and not rest.startswith(("'", "’"))
 
 
 _POSITION_HEADERS = frozenset({"position", "positions", "pos", "pos."})
