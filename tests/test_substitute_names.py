@@ -971,6 +971,20 @@ def test_a_name_with_words_of_its_own_changes_them_inside_a_longer_name_too() ->
     assert table.compose("Vitamin D").endswith(" D")  # the initials change in that name alone
     assert table.leftovers("The " + estate + " sold it.") == []
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_initials_follow_the_given_names_of_their_family_elsewhere_in_the_instance(seed: int) -> None:
+    table = table_of(("David A. Russell", "PERSON"), ("Fort D. A. Russell", "FAC"), ("J. Tillman", "PERSON"),
+                     ("Josh Tillman", "PERSON"), ("Madeleine A. Paulson", "PERSON"), ("Allen E. Paulson", "PERSON"),
+                     ("J.R. Cash", "PERSON"), seed=seed)
+    given, middle, family = table.compose("David A. Russell").split()
+    assert table.compose("Fort D. A. Russell") == f"Fort {given[0]}. {middle} {family}" and family != "Russell"
+    josh = table.compose("Josh Tillman").split()
+    assert table.compose("J. Tillman") == f"{josh[0][0]}. {josh[1]}"
+    assert table.compose("Madeleine A. Paulson").split()[1] != table.compose("Allen E. Paulson")[0] + "."  # no Allen
+    cash = table.compose("J.R. Cash").split()[0]
+    assert re.fullmatch(r"[A-Z]\.[A-Z]\.", cash) and cash != "J.R."  # two initials stay two
+
+
 def test_overlapping_names_sharing_a_changed_generic_word_leave_no_original() -> None:
     table = table_of(("City and County", "GPE"), ("Denver City", "GPE"))
     city = table.compose("City and County").split()[0]

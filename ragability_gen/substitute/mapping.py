@@ -440,6 +440,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
         _link_plurals(table)
         _link_initialisms(table, invent)
         _link_states(table)
+        _link_given_initials(table)
     spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
     for ent in ranked:
         for s in ent.surfaces:
@@ -715,7 +716,11 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
         if i in initials:  # "J. R. R. Tolkien" -> "K. M. M. Frecneck": the initials tell the name too
             table.own.setdefault(ent.key, {})[key] = next((c for c in invent("acronym", w * 3) if c != w), "X")
             continue
-        if _DOTTED.fullmatch(w):  # "U.S." -> "K.R."
+        if _DOTTED.fullmatch(w) and ent.label == "PERSON" and i < len(words) - 1:  # "J.R. Cash" -> "V.H. Jedury":
+            table.own.setdefault(ent.key, {})[key] = _dotted(  # a person's initials, as many as there were
+                "".join(next((c for c in invent("acronym", ch * 3) if c != ch), "X") for ch in w.replace(".", "")))
+            continue
+        if _DOTTED.fullmatch(w):  # "U.S." -> "K.R.V."
             table.part_map[key] = _dotted(invent("acronym", w.replace(".", "")))
             continue
         if len(w) > 1 and w.isupper() and w.isalpha():
@@ -955,6 +960,44 @@ def _link_abbreviated(table: Table) -> None:
             new = table.compose(genus)
             if new[:1].isupper() and new != genus:
                 table.own.setdefault(ent.key, {})[norm(pair[0])] = new[0]
+
+
+def _link_given_initials(table: Table) -> None:
+    """Initials before a family name follow the given names a person of that family has in full in the instance, in
+    a person's name or inside another ("D. A. Russell", "Fort D. A. Russell" beside "David A. Russell" -> "P. F.
+    Sallo", "Fort P. F. Sallo" beside "Pielo F. Sallo"; "J. Tillman" beside "Josh Tillman"): a reader still sees one
+    person. The first such person in order of keys where several fit; none where the initials outnumber the given
+    names ("J.R. Cash" beside "Johnny Cash")."""
+    people = sorted((e for e in table.entities.values() if e.label == "PERSON"), key=lambda e: e.key)
+    for ent in table.entities.values():
+        words = [ent.surface[a:b] for a, b in parts(ent.surface)]
+        first = len(words) - 1
+        while first > 0 and (_DOTTED.fullmatch(words[first - 1]) or _capital_letter(words[first - 1])):
+            first -= 1
+        before = words[:first]  # titles, or designators of a place named after the person ("Fort")
+        if first == len(words) - 1 or norm(words[-1]) not in table.part_map or not all(
+                w.casefold() in TITLES or ent.label != "PERSON" and _kept(w, i == 0) for i, w in enumerate(before)):
+            continue  # no initials, or a given name before them ("Madeleine A. Paulson"), or a family kept
+        letters = "".join(w.replace(".", "") for w in words[first:-1])
+        for other in people:
+            given = [other.surface[a:b] for a, b in parts(other.surface)]
+            if other is ent or norm(given[-1]) != norm(words[-1]) or len(given) - 1 < len(letters) or not any(
+                    len(g) > 1 for g in given[:len(letters)]) or any(
+                    g[:1] != c for g, c in zip(given, letters, strict=False)):
+                continue
+            new = [w[:1] for w in table.compose(other.surface).split()[:len(letters)]]
+            if len(new) != len(letters) or not all(c.isupper() for c in new):
+                break
+            at = 0
+            for w in words[first:-1]:
+                n = len(w.replace(".", ""))
+                table.own.setdefault(ent.key, {})[norm(w)] = _dotted("".join(new[at:at + n])) if n > 1 else new[at]
+                at += n
+            break
+
+
+def _capital_letter(word: str) -> bool:
+    return len(word) == 1 and word.isupper() and word.isalpha()
 
 
 def _link_initialisms(table: Table, invent: Callable[[str, str], str]) -> None:
