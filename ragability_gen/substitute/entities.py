@@ -117,7 +117,8 @@ GENERIC = frozenset("""
     memorial raceway prison penitentiary jail
     company corporation corp inc ltd llc plc group sons brothers partners associates bank club team party council
     committee commission court parliament congress senate assembly army navy force forces guard guards corps marine
-    marines fleet ministry department office
+    marines fleet battalion battalions regiment regiments brigade brigades squadron squadrons platoon division
+    divisions infantry cavalry artillery airborne armoured armored ministry department office
     agency society association foundation trust board guild order league united national international royal
     federal senior junior airlines airways motors works flight flights line lines route routes greater
     weekly daily express superfast times post news press review journal gazette herald tribune chronicle magazine
