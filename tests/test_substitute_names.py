@@ -971,6 +971,12 @@ def test_a_name_with_words_of_its_own_changes_them_inside_a_longer_name_too() ->
     assert table.compose("Vitamin D").endswith(" D")  # the initials change in that name alone
     assert table.leftovers("The " + estate + " sold it.") == []
 
+@pytest.mark.parametrize("plural", ["IPOs", "CPUs", "MEPs", "IIITs"])
+def test_an_acronym_s_plural_gets_an_acronym_s_plural(plural: str) -> None:
+    new = table_of((plural, "PROPN")).compose(plural)
+    assert re.fullmatch(r"[A-Z]{%d,}s" % (len(plural) - 1), new) and new != plural, new
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_initials_follow_the_given_names_of_their_family_elsewhere_in_the_instance(seed: int) -> None:
     table = table_of(("David A. Russell", "PERSON"), ("Fort D. A. Russell", "FAC"), ("J. Tillman", "PERSON"),

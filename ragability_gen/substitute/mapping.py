@@ -725,6 +725,9 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
             continue
         if len(w) > 1 and w.isupper() and w.isalpha():
             style = "acronym"
+        elif _PLURAL_ACRONYM.fullmatch(w):  # "CPUs" -> "ZKLs": an acronym's plural, as "CDs" beside "CD" is
+            table.part_map[key] = invent("acronym", w[:-1]) + "s"
+            continue
         elif _written_lower(ent):  # "belgian riders" -> "genian riders", "in alabama" -> "in wesmouth": in lower
             style = _STYLE[ent.label]  # case as the original is
         elif w[:1].islower() and not _camel(w):
@@ -748,6 +751,9 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
         else:
             table.part_map[key] = new
     return True
+
+
+_PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
 
 
 def _said(surface: str, span: tuple[int, int]) -> str:
