@@ -123,6 +123,7 @@ GENERIC = frozenset("""
     federal senior junior airlines airways motors works flight flights line lines route routes greater
     weekly daily express superfast times post news press review journal gazette herald tribune chronicle magazine
     radio television network studios orchestra choir ensemble
+    language languages dialect dialects
     war battle siege treaty act law convention agreement accord conference revolution rebellion uprising campaign
     expedition crisis championship championships cup final games festival award prize medal trophy tournament
     marathon derby hurricane typhoon cyclone operation flood earthquake famine plague riot riots disaster tsunami
