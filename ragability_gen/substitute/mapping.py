@@ -717,9 +717,9 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
             table.own.setdefault(ent.key, {})[key] = next((c for c in invent("acronym", w * 3) if c != w), "X")
             continue
         if _DOTTED.fullmatch(w) and ent.label == "PERSON" and i < len(words) - 1:  # "J.R. Cash" -> "V.H. Jedury":
-            table.own.setdefault(ent.key, {})[key] = _dotted(  # a person's initials, as many as there were
+            table.part_map[key] = _dotted(  # a person's initials, as many as there were, alike in every name ("C.D.
                 "".join(next((c for c in invent("acronym", ch * 3) if c != ch), "X") for ch in w.replace(".", "")))
-            continue
+            continue  # Arcense", "C.D. Águila": NER's persons of a club's initials)
         if _DOTTED.fullmatch(w):  # "U.S." -> "K.R.V."
             table.part_map[key] = _dotted(invent("acronym", w.replace(".", "")))
             continue
