@@ -610,6 +610,14 @@ def test_prefixes_numbered_parts_and_roles_stay_in_names() -> None:
     assert not _kept("Post", False, person=True)  # "Emil Post"
 
 
+def test_an_old_style_date_is_no_name() -> None:
+    from ragability_gen.substitute.entities import _kept, _old_style_date
+
+    assert _old_style_date(["O.S.", "24", "March"]) and _old_style_date(["O.S.", "December", "25"])
+    assert not _old_style_date(["September", "11"])  # an event's name may be a date ("the September 11 attacks")
+    assert _kept("O.S.", True) and not _kept("N.S.", True)  # Nova Scotia too
+
+
 @pytest.mark.parametrize("word, expected", [
     ("light-bellied", False), ("self-styled", False), ("au-delà", True), ("soi-disant", True), ("alteri", True),
 ])
@@ -974,7 +982,7 @@ def test_a_name_with_words_of_its_own_changes_them_inside_a_longer_name_too() ->
 @pytest.mark.parametrize("plural", ["IPOs", "CPUs", "MEPs", "IIITs"])
 def test_an_acronym_s_plural_gets_an_acronym_s_plural(plural: str) -> None:
     new = table_of((plural, "PROPN")).compose(plural)
-    assert re.fullmatch(r"[A-Z]{%d,}s" % (len(plural) - 1), new) and new != plural, new
+    assert re.fullmatch(rf"[A-Z]{{{len(plural) - 1},}}s", new) and new != plural, new
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -41,6 +41,7 @@ from .places import (
     town_names,
 )
 from .words import (
+    ERAS,
     MARKS,
     cell_span,
     column_cells,
@@ -604,6 +605,14 @@ def column_words_at(text: str, start: int, end: int) -> bool:
             and all(_column_word_at(text, m.start(), m.end()) for m in _PART.finditer(text, start, end)))
 
 
+def _old_style_date(words: Sequence[str]) -> bool:
+    """True for the words of a date in the Old Style, "O.S.", a day and a month ("O.S. 24 March", "O.S. December 25"):
+    NER's name, no name; "September 11" alone may be an event's."""
+    lows = [w.casefold() for w in words]
+    return ("o.s." in lows and any(w in MONTHS_DAYS for w in lows)
+            and all(w in ERAS or w.isdigit() or w in MONTHS_DAYS for w in lows))
+
+
 def _topic_of_place(text: str, ps: Sequence[tuple[int, int]], words: Sequence[str]) -> int | None:
     """The index of the place's first word where ``words`` are an ordinary word, "of" or "in", maybe "the", and a
     place (``_place``, or a city the lists know): "Economy of Estonia", "Politics of Angola", "History of the United
@@ -778,6 +787,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             ps, words = ps[i:], words[i:]  # place; an article's topic is no name
         if _SEASON.match(text, s) and all(w.isdigit() or w.casefold() == "of" for w in words[1:]):
             continue  # "born in the Fall of 1974": a date
+        if _old_style_date(words):
+            continue  # "3 April [O.S. 24 March] 1693": a date
         if len(words) == 1 and words[0].casefold() in GENERIC and words[0] in city_names() and label in _PLACE_OR_BODY:
             out.append(Mention(field_name, s, e, text[s:e], label))  # "Derby is a city": a designator ("Kentucky
             continue  # Derby") that names a city of its own, alone

@@ -26,7 +26,8 @@ CARDINALS = frozenset(_CARDINALS)
 CONTENT_STOP_WORDS = frozenset("amount back bottom call empty fire front full give keep made make move name part put "
                                "see serious show side take top used using whole".split())
 """Words of spaCy's stop list that are content words in a title ("Best in Show", "Back to the Future")."""
-ERAS = frozenset("bc ad bce ce b.c. a.d. b.c.e. c.e.".split())
+ERAS = frozenset("bc ad bce ce b.c. a.d. b.c.e. c.e. o.s.".split())
+"""Era markers, and the Old Style of the calendar ("3 April [O.S. 24 March] 1693"; not "N.S.", Nova Scotia too)."""
 _LABELS = frozenset("ipa utc gmt".split())
 """Labels of a rendering ("IPA: [mɐˈskva]") and the world's time standards ("UTC time | 1999-09-20 17:47:16"), no
 names."""
