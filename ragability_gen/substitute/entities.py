@@ -613,13 +613,17 @@ def _old_style_date(words: Sequence[str]) -> bool:
             and all(w in ERAS or w.isdigit() or w in MONTHS_DAYS for w in lows))
 
 
+_NO_TOPIC = GENERIC | TITLES
+"""Words that designate or entitle before "of" ("Bank of England", "King of Spain"): no topic's."""
+
+
 def _topic_of_place(text: str, ps: Sequence[tuple[int, int]], words: Sequence[str]) -> int | None:
     """The index of the place's first word where ``words`` are an ordinary word, "of" or "in", maybe "the", and a
     place (``_place``, or a city the lists know): "Economy of Estonia", "Politics of Angola", "History of the United
     States", "Transport in Angola", a topic of Wikipedia's; not where the word designates ("Bank of England",
     "University of Melbourne") or is a title ("King of Spain"), nor where the place of one word is a dictionary word
     ("Declaration of Independence")."""
-    if len(words) < 3 or words[1] not in ("of", "in") or words[0].casefold() in GENERIC | TITLES or not (
+    if len(words) < 3 or words[1] not in ("of", "in") or words[0].casefold() in _NO_TOPIC or not (
             ordinary(words[0]) and is_word(words[0])):
         return None
     i = 3 if words[2] == "the" else 2
@@ -988,8 +992,7 @@ def _beside_plain_item(text: str, start: int, end: int) -> bool:
     """True for a dictionary word (no proper entry or known name) filling an item of a list in an infobox's value
     where another item is a capitalised dictionary word before words in lower case: "Occupation | Inventor, Aviator,
     Company director" lists occupations; not "T.W. Ward & Co. Ltd., Grays, for scrap 3/1966", a row of a table."""
-    word = text[start:end]
-    if word.isupper() or not is_word(word) or is_proper_entry(word) or is_known_name(word):
+    if not _plain_word(text[start:end]):
         return False
     items = _value_items(text, start, end)
     if (start, end) not in items:
@@ -1013,9 +1016,13 @@ def opens_plain_item(text: str, start: int, end: int) -> bool:
     if cell == (start, end):
         return False
     item = next(((a, b) for a, b in _items(text, *cell) if a <= start and end <= b), cell)
-    word = text[start:end]
     return (any(a == start and b > end and _lower_rest(text, end, b) for a, b in (cell, item))
-            and not word.isupper() and is_word(word) and not is_proper_entry(word) and not is_known_name(word))
+            and _plain_word(text[start:end]))
+
+
+def _plain_word(word: str) -> bool:
+    """True for a dictionary word that is no acronym, proper entry or known name."""
+    return not word.isupper() and is_word(word) and not is_proper_entry(word) and not is_known_name(word)
 
 
 def _lower_rest(text: str, start: int, end: int) -> bool:

@@ -593,7 +593,8 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
         return [i for i, w in enumerate(words)  # marks too: "ˈɡiːjæ̃", "बुद्ध"
                 if len(w) > 1 and all(c.isalpha() or unicodedata.category(c)[0] == "M" for c in w)
                 and w.casefold() not in FUNCTION]
-    said = [_said(ent.surface, span) for span in parts(ent.surface)]  # "Talkin'", "'Bout": see _title_kept
+    said = ([_said(ent.surface, span) for span in parts(ent.surface)]  # "Talkin'", "'Bout": see _title_kept
+            if ent.label in ("TITLE", "WORK_OF_ART") else [])
     if ent.label == "TITLE":  # "Brothers in Arms", "The Old Man and the Sea": no designators in a title
         return [i for i, w in enumerate(words) if len(w) > 1 and w[:1].isupper() and not _title_kept(said, i)]
     person = not _named_day(ent, words) and (
@@ -714,12 +715,11 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
         if key in table.part_map and not own or key in table.own.get(ent.key, {}):
             continue
         if i in initials:  # "J. R. R. Tolkien" -> "K. M. M. Frecneck": the initials tell the name too
-            table.own.setdefault(ent.key, {})[key] = next((c for c in invent("acronym", w * 3) if c != w), "X")
+            table.own.setdefault(ent.key, {})[key] = _new_letter(invent, w)
             continue
         if _DOTTED.fullmatch(w) and ent.label == "PERSON" and i < len(words) - 1:  # "J.R. Cash" -> "V.H. Jedury":
-            table.part_map[key] = _dotted(  # a person's initials, as many as there were, alike in every name ("C.D.
-                "".join(next((c for c in invent("acronym", ch * 3) if c != ch), "X") for ch in w.replace(".", "")))
-            continue  # Arcense", "C.D. Águila": NER's persons of a club's initials)
+            table.part_map[key] = _dotted("".join(_new_letter(invent, c) for c in w.replace(".", "")))  # a person's
+            continue  # initials, as many, alike in every name ("C.D. Arcense", "C.D. Águila": NER's persons, clubs)
         if _DOTTED.fullmatch(w):  # "U.S." -> "K.R.V."
             table.part_map[key] = _dotted(invent("acronym", w.replace(".", "")))
             continue
@@ -754,6 +754,12 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
 
 
 _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
+"""An acronym's plural: "CPUs", "IPOs"."""
+
+
+def _new_letter(invent: Callable[[str, str], str], letter: str) -> str:
+    """Another capital for the initial ``letter``."""
+    return next((c for c in invent("acronym", letter * 3) if c != letter), "X")
 
 
 def _said(surface: str, span: tuple[int, int]) -> str:
@@ -790,8 +796,7 @@ def _initial(ent: Entity, word: str, i: int) -> bool:
     and words keep their letters ("Vitamin D", "Plan B"), and a model's letter is none ("Albatros D.III", NER's
     person); so does a genus's initial ("E" of "E. coli", see ``_link_abbreviated``)."""
     spans = parts(ent.surface)
-    if not (ent.label in ("PERSON", "TAXON") and len(word) == 1 and word.isupper() and word.isalpha()
-            and i < len(spans) - 1):
+    if not (ent.label in ("PERSON", "TAXON") and _capital_letter(word) and i < len(spans) - 1):
         return False
     after = ent.surface[spans[i][1]:spans[i][1] + 2]
     return after[:1].isspace() or after[:1] == "." and (after[1:] == "" or after[1:].isspace())  # not "D.III", "I-21"
@@ -977,29 +982,40 @@ def _link_given_initials(table: Table) -> None:
     people = sorted((e for e in table.entities.values() if e.label == "PERSON"), key=lambda e: e.key)
     for ent in table.entities.values():
         words = [ent.surface[a:b] for a, b in parts(ent.surface)]
-        first = len(words) - 1
-        while first > 0 and (_DOTTED.fullmatch(words[first - 1]) or _capital_letter(words[first - 1])):
-            first -= 1
-        before = words[:first]  # titles, or designators of a place named after the person ("Fort")
-        if first == len(words) - 1 or norm(words[-1]) not in table.part_map or not all(
-                w.casefold() in TITLES or ent.label != "PERSON" and _kept(w, i == 0) for i, w in enumerate(before)):
-            continue  # no initials, or a given name before them ("Madeleine A. Paulson"), or a family kept
+        first = _initials_from(ent, words)
+        if first is None or norm(words[-1]) not in table.part_map:
+            continue
         letters = "".join(w.replace(".", "") for w in words[first:-1])
-        for other in people:
-            given = [other.surface[a:b] for a, b in parts(other.surface)]
-            if other is ent or norm(given[-1]) != norm(words[-1]) or len(given) - 1 < len(letters) or not any(
-                    len(g) > 1 for g in given[:len(letters)]) or any(
-                    g[:1] != c for g, c in zip(given, letters, strict=False)):
-                continue
-            new = [w[:1] for w in table.compose(other.surface).split()[:len(letters)]]
-            if len(new) != len(letters) or not all(c.isupper() for c in new):
-                break
-            at = 0
-            for w in words[first:-1]:
-                n = len(w.replace(".", ""))
-                table.own.setdefault(ent.key, {})[norm(w)] = _dotted("".join(new[at:at + n])) if n > 1 else new[at]
-                at += n
-            break
+        other = next((p for p in people if p is not ent and _named_in_full(p, words[-1], letters)), None)
+        new = [w[:1] for w in table.compose(other.surface).split()[:len(letters)]] if other is not None else []
+        if len(new) != len(letters) or not all(c.isupper() for c in new):
+            continue
+        for w in words[first:-1]:
+            n = len(w.replace(".", ""))
+            table.own.setdefault(ent.key, {})[norm(w)] = _dotted("".join(new[:n])) if n > 1 else new[0]
+            new = new[n:]
+
+
+def _initials_from(ent: Entity, words: Sequence[str]) -> int | None:
+    """The index of the first of the initials before the family name that ends ``words`` (``ent``'s), after titles
+    only or, in another's name than a person's, designators ("Fort D. A. Russell"); None where there are none or a
+    given name comes before them ("Madeleine A. Paulson")."""
+    first = len(words) - 1
+    while first > 0 and (_DOTTED.fullmatch(words[first - 1]) or _capital_letter(words[first - 1])):
+        first -= 1
+    if first == len(words) - 1 or not all(w.casefold() in TITLES or ent.label != "PERSON" and _kept(w, i == 0)
+                                          for i, w in enumerate(words[:first])):
+        return None
+    return first
+
+
+def _named_in_full(person: Entity, family: str, letters: str) -> bool:
+    """True where ``person`` is of ``family`` and has given names, one of them in full, that ``letters`` are the
+    initials of ("David A. Russell" of "D. A.")."""
+    given = [person.surface[a:b] for a, b in parts(person.surface)]
+    named = given[:len(letters)]
+    return (norm(given[-1]) == norm(family) and len(given) - 1 >= len(letters) and any(len(g) > 1 for g in named)
+            and all(g[:1] == c for g, c in zip(named, letters, strict=True)))
 
 
 def _capital_letter(word: str) -> bool:
