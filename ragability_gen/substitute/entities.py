@@ -238,6 +238,9 @@ STAGES = frozenset("""finals quarterfinal quarterfinals semifinal semifinals pla
 """The stages of a competition, kept in the names they end ("AFC U-16 Championship (Quarterfinal)", "2019 Nitto ATP
 Finals") and never a name alone; unlike a designator (``GENERIC``) they make no words before them a name
 ("Quarter-Finals")."""
+KEPT_WORDS = GENERIC | STAGES | TITLES | MONTHS_DAYS
+"""Designators, stages, titles, months and weekdays: words that name nothing alone, which the leak scan never
+suspects (``scan``); ``_kept`` keeps them inside names with a person's exceptions."""
 
 
 def _kept(part: str, first: bool, person: bool = False) -> bool:

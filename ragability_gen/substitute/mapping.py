@@ -1066,9 +1066,9 @@ def _link_states(table: Table) -> None:
     State" is "FS"), the drawn letters where every pair is taken."""
     for ent in table.entities.values():
         name = us_states().get(ent.surface)
-        if name is None or ent.key not in table.part_map or table.compose(name) == name:
+        if name is None or ent.key not in table.part_map or (renamed := table.compose(name)) == name:
             continue
-        new = table.compose(name).upper()
+        new = renamed.upper()
         words = new.split()
         pairs = [words[0][:1] + words[1][:1]] if len(words) > 1 else []
         pairs += [new[0] + c for c in new[1:]]

@@ -27,10 +27,7 @@ from dataclasses import dataclass
 
 from .entities import (
     ENTITY_TYPES,
-    GENERIC,
-    MONTHS_DAYS,
-    STAGES,
-    TITLES,
+    KEPT_WORDS,
     acronym_key_cell,
     category_before,
     counted,
@@ -74,8 +71,7 @@ def _plain(word: str) -> bool:
 def _kept_word(word: str) -> bool:
     low = re.sub(r"['’]s?$", "", word.casefold())
     word = word[:len(low)]
-    return (len(word) < 3 or never_name(word) or low in GENERIC or low in STAGES or low in TITLES
-            or low in MONTHS_DAYS)
+    return len(word) < 3 or never_name(word) or low in KEPT_WORDS
 
 
 def _unnamed(text: str, start: int, end: int) -> bool:
