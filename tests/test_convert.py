@@ -132,6 +132,17 @@ BAD_CASES = {
         ["bad.tsv: line 1, column 15: unknown column 'notes' (the converter spec 'ragability-v0.4' "
          "does not map it)"],
     ),
+    "a renamed column": (
+        tsv_text([row()], [c if c != "c2xq" else "c2_annotation" for c in V04_COLUMNS]),
+        ["bad.tsv: line 1: missing column 'c2xq'; unknown column 'c2_annotation' (column 5), which the converter "
+         "spec 'ragability-v0.4' does not map"],
+    ),
+    "a file of another layout": (
+        "id\tquestion\tanswer\n1\tWho?\tHe\n",
+        ["bad.tsv: line 1: missing columns " + ", ".join(map(repr, V04_COLUMNS)) + "; unknown columns 'id' "
+         "(column 1), 'question' (column 2), 'answer' (column 3), which the converter spec 'ragability-v0.4' does "
+         "not map"],
+    ),
     "wrong field count": (
         tsv_text([row()]) + "14\t42\tcategorical\tqeu\n",
         ["bad.tsv: line 3: 4 fields, expected 14"],

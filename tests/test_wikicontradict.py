@@ -299,9 +299,8 @@ def test_extra_and_partial_revised_columns(tmp_path: Path) -> None:
     with pytest.raises(InputError) as err:
         read_instances(path, "wikicontradict")
     assert err.value.problems == [
-        f"{path}: line 1: missing column 'context2_revised' (needed with column 'context1_revised')",
-        f"{path}: line 1: missing column 'answer_revised' (needed with column 'context1_revised')",
-    ]
+        f"{path}: line 1: missing columns 'context2_revised', 'answer_revised' (needed with column "
+        "'context1_revised')"]
     row.update(context2_revised="", answer_revised="Eight")
     write_csv(path, [row])
     with pytest.raises(InputError) as err:

@@ -255,6 +255,32 @@ def row_schema(spec: Spec) -> dict[str, Any]:
     }
 
 
+def header_problems(name: str, header: Sequence[str], missing: Sequence[str], unknown: Sequence[str],
+                    spec_name: str, needed: tuple[Sequence[str], str] = ((), "")) -> list[str]:
+    """A header's missing and unknown columns as one problem line (none when there are none).
+
+    ``needed`` names columns missing beside a column that needs them. One column keeps the short message;
+    a file that is no such table at all (a wrong file given) gets one line, not one per column.
+    """
+    parts, position = [], ""
+    if missing:
+        parts.append(f"missing column{_s(missing)} {', '.join(map(repr, missing))}")
+    if needed[0]:
+        parts.append(f"missing column{_s(needed[0])} {', '.join(map(repr, needed[0]))} (needed with column "
+                     f"{needed[1]!r})")
+    if len(unknown) == 1 and not parts:
+        position = f", column {header.index(unknown[0]) + 1}"
+        parts.append(f"unknown column {unknown[0]!r} (the converter spec {spec_name!r} does not map it)")
+    elif unknown:
+        listed = ", ".join(f"{c!r} (column {header.index(c) + 1})" for c in unknown)
+        parts.append(f"unknown column{_s(unknown)} {listed}, which the converter spec {spec_name!r} does not map")
+    return [f"{name}: line 1{position}: {'; '.join(parts)}"] if parts else []
+
+
+def _s(items: Sequence[str]) -> str:
+    return "" if len(items) == 1 else "s"
+
+
 @register_converter("table")
 def convert_table(path: Path, spec: Spec, options: dict[str, Any]) -> tuple[list[Instance], ConvertSummary]:
     """One instance per table row; see converters/ragability-v0.4.hjson for the mapping."""
@@ -274,11 +300,9 @@ def stream_table(path: Path, spec: Spec, options: dict[str, Any]) -> tuple[Itera
     known = table_columns(spec)
     policy = spec.get("extra_columns", "error")
     header = table.header
-    problems = [f"{name}: line 1: missing column {c!r}" for c in known if c not in header]
     extra = [c for c in header if c not in known]
-    if policy == "error":
-        problems += [f"{name}: line 1, column {header.index(c) + 1}: unknown column {c!r} "
-                     f"(the converter spec {spec.name!r} does not map it)" for c in extra]
+    problems = header_problems(name, header, [c for c in known if c not in header],
+                               extra if policy == "error" else [], spec.name)
     if problems or table.problems:  # header problems: first every layout problem of the file, as read_table
         for _ in table:
             pass

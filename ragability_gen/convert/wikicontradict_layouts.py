@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ragability_gen.convert.core import ConvertSummary, register_converter
+from ragability_gen.convert.core import ConvertSummary, header_problems, register_converter
 from ragability_gen.convert.wikicontradict import OPTIONS, REVISED, Question, _norm, build_instances
 from ragability_gen.core.fileio import read_records
 from ragability_gen.core.model import Instance
@@ -55,17 +55,14 @@ def _csv_columns(name: str, header: list[str], spec: Spec, summary: ConvertSumma
     """Field -> column index; raises for missing (or, by policy, unknown) columns, else warns of unknown ones."""
     cols: dict[str, str] = dict(spec["columns"])
     optional: dict[str, str] = dict(spec.get("optional_columns", {}))
-    problems = [f"{name}: line 1: missing column {c!r}" for c in cols.values() if c not in header]
-    present = [f for f in REVISED if optional.get(f) in header]
-    if present and len(present) < len(REVISED):
-        problems += [f"{name}: line 1: missing column {optional[f]!r} (needed with column "
-                     f"{optional[present[0]]!r})" for f in REVISED if f not in present and f in optional]
     known = {*cols.values(), *optional.values(), *spec.get("ignored_columns", [])}
     extra = [c for c in header if c not in known]
     policy = spec.get("extra_columns", "warn")
-    if policy == "error":
-        problems += [f"{name}: line 1, column {header.index(c) + 1}: unknown column {c!r} "
-                     f"(the converter spec {spec.name!r} does not map it)" for c in extra]
+    present = [f for f in REVISED if optional.get(f) in header]
+    partial = [optional[f] for f in REVISED if f not in present and f in optional] if present else []
+    problems = header_problems(name, header, [c for c in cols.values() if c not in header],
+                               extra if policy == "error" else [], spec.name,
+                               needed=(partial, optional[present[0]] if present else ""))
     if problems:
         raise InputError(problems)
     if extra and policy == "warn":
