@@ -421,6 +421,13 @@ def test_foreign_words_of_names_nobody_tagged() -> None:
     assert [w for _, _, w, _ in scripts("An at-risk, as-is, al-Qaeda list.")] == ["al-Qaeda"]  # no English hyphen
 
 
+def test_a_greek_letter_alone_is_a_symbol_a_greek_word_a_name() -> None:
+    from ragability_gen.substitute.kinds import scripts
+
+    text = "Reduce a problem, Π2, to another, Π1; ΔH and the α decay of Αθήνα."
+    assert [w for _, _, w, _ in scripts(text)] == ["Αθήνα"]
+
+
 def _no_tags() -> dict[int, str]:
     raise AssertionError("the tagger is asked only when a rare word is there")
 

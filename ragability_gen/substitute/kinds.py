@@ -182,10 +182,10 @@ _ARTICLED = re.compile(r"(?<![\w'’ʾʿ-])(?:al|el|ul)-['’ʾʿ]?[^\W\d_]{2,}(
 
 
 def scripts(text: str) -> list[Found]:
-    """Words in a non-Latin script, romanised words, and IPA transcriptions in brackets or slashes. A small Greek
-    letter alone is a symbol, no name ("γ form: 33.6 GPa", "α decay")."""
+    """Words in a non-Latin script, romanised words, and IPA transcriptions in brackets or slashes. A Greek letter
+    alone is a symbol, no name ("γ form: 33.6 GPa", "α decay", "a problem, Π2, to another, Π1", "ΔH")."""
     out = [(m.start(), m.end(), m[0], "SCRIPT") for m in _SCRIPT.finditer(text)
-           if not (len(m[0]) == 1 and "\u03b1" <= m[0] <= "\u03c9")]
+           if not (len(m[0]) == 1 and "\u0391" <= m[0] <= "\u03c9")]
     out += [(m.start(), m.end(), m[0], "SCRIPT") for m in _ROMANISED.finditer(text) if not _SCRIPT.search(m[0])]
     out += [(m.start(), m.end(), m[0], "SCRIPT") for m in _ARTICLED.finditer(text)
             if not _ROMANISED.match(text, m.start())]
