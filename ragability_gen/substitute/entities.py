@@ -123,7 +123,7 @@ GENERIC = frozenset("""
     agency society association foundation trust board guild order league united national international royal
     federal senior junior airlines airways motors works flight flights line lines route routes greater
     weekly daily express superfast times post news press review journal gazette herald tribune chronicle magazine
-    radio television network studios orchestra choir ensemble
+    radio television tv fm network studios orchestra choir ensemble ep lp dj
     language languages dialect dialects
     war battle siege treaty act law convention agreement accord conference revolution rebellion uprising campaign
     expedition crisis championship championships cup final games festival award prize medal trophy tournament
