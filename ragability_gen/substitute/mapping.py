@@ -436,6 +436,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
         ranked += _link_places(table, present, invent)
         ranked += _link_derived(table, present)
         ranked += _link_eponyms(table, present)
+        ranked += _link_doctrines(table, present)
         _link_abbreviated(table)
         _link_plurals(table)
         _link_initialisms(table, invent)
@@ -953,6 +954,40 @@ def _link_eponyms(table: Table, present: Callable[[str], bool]) -> list[Entity]:
                 if other is None:
                     table.entities[norm(form)] = Entity(norm(form), "NORP", form, [form])
                     added.append(table.entities[norm(form)])
+    return added
+
+
+def doctrine_forms(name: str) -> dict[str, str]:
+    """The nouns of a faith or doctrine a people's or follower's word forms, each with the word it puts in place of
+    the ending it drops: "Catholic" -> "Catholicism", "Christian" -> "Christianity", "Hindu" -> "Hinduism",
+    "Methodist" -> "Methodism"."""
+    out = {name + "ism": "ism", name + "ity": "ity"}
+    if name.endswith("ist"):
+        out = {name[:-3] + "ism": "ism"}
+    return out
+
+
+def _link_doctrines(table: Table, present: Callable[[str], bool]) -> list[Entity]:
+    """Map the faith or doctrine named after a replaced people's or follower's word ("Catholicism" beside
+    "Catholic", "Christianity" beside "Christian") to the new word with the same ending ("Tigic": "Tigicism"), where
+    the instance writes it, also where NER gave it a new word of its own: a reader sees one faith, and a real one
+    never stays beside its replaced follower. The new entities, if any."""
+    added = []
+    for ent in list(table.entities.values()):
+        new = table.part_map.get(ent.key)
+        if (ent.label != "NORP" or new is None or len(parts(ent.surface)) != 1 or not ent.surface[:1].isupper()
+                or not ent.surface[1:].islower() or not new[1:].islower()):
+            continue
+        for form, end in doctrine_forms(ent.surface).items():
+            if not present(form) or norm(form) in table.keep:
+                continue
+            other = table.entities.get(norm(form))
+            if other is not None and len(parts(other.surface)) > 1:
+                continue
+            table.part_map[norm(form)] = (new[:-3] if new.endswith("ist") else new) + end
+            if other is None:
+                table.entities[norm(form)] = Entity(norm(form), "NORP", form, [form])
+                added.append(table.entities[norm(form)])
     return added
 
 
