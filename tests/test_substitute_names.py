@@ -428,6 +428,15 @@ def test_a_greek_letter_alone_is_a_symbol_a_greek_word_a_name() -> None:
     assert [w for _, _, w, _ in scripts(text)] == ["Αθήνα"]
 
 
+def test_a_symbol_in_brackets_after_its_common_word_is_a_term() -> None:
+    from ragability_gen.substitute.kinds import plain_terms, symbols_after_words
+
+    text = "lithium (Li), sodium (Na), rubidium (Rb), ununennium (Uue), the kelvin (K), Mount Rainier (Ra)"
+    found = [text[a:b] for a, b in symbols_after_words(text)]
+    assert found == ["Li", "Rb", "K"]  # not Na (natrium), nor after a rare word or a name
+    assert {text[a:b] for a, b in plain_terms(text)} >= {"Li", "Rb", "K"}
+
+
 def _no_tags() -> dict[int, str]:
     raise AssertionError("the tagger is asked only when a rare word is there")
 

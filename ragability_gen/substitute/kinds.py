@@ -639,12 +639,32 @@ def lower_spelled_out_terms(text: str) -> list[tuple[int, int]]:
     return out
 
 
+_SYMBOL_AFTER = re.compile(r"(?<![\w-])([a-z]{3,})[ \t]+\(([A-Z][a-z]{0,2})\)")
+
+
+def symbols_after_words(text: str) -> list[tuple[int, int]]:
+    """The spans of symbols in brackets after the common word they abbreviate, its first letter and later ones in
+    order: "rubidium (Rb)", "caesium (Cs)", "kelvin (K)"; the symbol of an element, a unit or a quantity, which NER
+    may call a person and which stays as its word does (not after a rare word a term replaces: "ununennium
+    (Uue)")."""
+    out = []
+    for m in _SYMBOL_AFTER.finditer(text):
+        word, symbol = m[1], m[2].lower()
+        if symbol[0] == word[0] and re.search(".*?".join(map(re.escape, symbol[1:])), word[1:]) is not None \
+                and is_common(word, TERM_RARE_ZIPF):
+            out.append((m.start(2), m.end(2)))
+    return out
+
+
 @lru_cache(maxsize=1 << 12)
 def plain_terms(text: str) -> tuple[tuple[int, int], ...]:
-    """The spans of ``text`` that name no one thing though NER may say so: academic degrees (``degree_spans``) and
-    terms spelled out before their initialism (``spelled_out_terms``, ``lower_spelled_out_terms``)."""
+    """The spans of ``text`` that name no one thing though NER may say so: academic degrees (``degree_spans``),
+    terms spelled out before their initialism (``spelled_out_terms``, ``lower_spelled_out_terms``) and symbols after
+    their word (``symbols_after_words``)."""
     found = degree_spans(text)
-    return found + tuple(spelled_out_terms(text) + lower_spelled_out_terms(text)) if "(" in text else found
+    if "(" not in text:
+        return found
+    return found + tuple(spelled_out_terms(text) + lower_spelled_out_terms(text) + symbols_after_words(text))
 
 
 _TERM_CODE = re.compile(r"[A-Z]{2,8}s?")
