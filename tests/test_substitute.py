@@ -96,6 +96,20 @@ def test_a_familys_plural_takes_the_family_name_of_its_person() -> None:
         assert f"the {plural} leave" in out.query
 
 
+def test_a_faith_and_a_making_follow_the_new_word_of_their_people() -> None:
+    inst = make(["After 1944 the Soviet authorities in Tallinn pressed the Sovietisation of farm life.",
+                 "A Catholic bishop of Tallinn wrote that Catholicism survived in the villages."],
+                "What did the Soviet authorities press?",
+                [("Sovietisation", "The Sovietisation of farm life."), ("Catholicism", "Catholicism survived.")])
+    for seed in (0, 1):
+        (out,), (rec,) = (r := substitute_instances([inst], seed=seed)).instances, r.audit
+        new = {e["original"]: e["fantasy"] for e in rec["entities"]}
+        assert new["Sovietisation"] == new["Soviet"] + "isation"
+        assert new["Catholicism"] == new["Catholic"] + "ism"
+        assert f"the {new['Sovietisation']} of farm life" in out.contexts["1"].text
+        assert no_word("Catholicism", fields(out)) and no_word("Sovietisation", fields(out))
+
+
 def test_dates_move_together_and_durations_stay(darwin: tuple[Instance, dict]) -> None:
     out, rec = darwin
     off = rec["date_offset"]

@@ -926,25 +926,27 @@ def test_the_forms_of_a_persons_name_follow_the_new_name() -> None:
     assert eponym_forms("Victoria")["Victorian"] == "an" and eponym_forms("Kafka")["Kafkaesque"] == "esque"
 
 
-def test_a_faith_named_after_its_followers_follows_their_new_word() -> None:
-    from ragability_gen.substitute.mapping import Entity, Table, _link_doctrines, doctrine_forms
+def test_a_faith_or_making_named_after_a_people_follows_their_new_word() -> None:
+    from ragability_gen.substitute.mapping import Entity, Table, _link_people_forms, people_word_forms
 
     table = Table()
     for surface, label, new in [("Catholic", "NORP", "Tigic"), ("Christian", "NORP", "Veekian"),
                                 ("Christianity", "ORG", "Klinian"), ("Hindu", "NORP", "Gumian"),
-                                ("Lutheran", "PERSON", "Odrana"), ("Anglican Church", "ORG", None)]:
+                                ("Lutheran", "PERSON", "Odrana"), ("Anglican Church", "ORG", None),
+                                ("Soviet", "NORP", "Smungian"), ("Arab", "NORP", "Ingergian")]:
         table.entities[surface.lower()] = Entity(surface.lower(), label, surface, [surface])
         if new:
             table.part_map[surface.lower()] = new
-    written = {"Catholicism", "Christianity", "Hinduism", "Lutheranism", "Anglicanism"}
-    added = _link_doctrines(table, lambda form: form in written)
+    written = {"Catholicism", "Christianity", "Hinduism", "Lutheranism", "Anglicanism", "Sovietisation", "Arabised"}
+    added = _link_people_forms(table, lambda form: form in written)
     assert table.part_map["catholicism"] == "Tigicism"  # "Catholicism" beside "Catholic" no more stays
     assert table.part_map["christianity"] == "Veekianity"  # NER's own word for it gives way
     assert table.part_map["hinduism"] == "Gumianism"
     assert "lutheranism" not in table.part_map  # NER's person "Lutheran" is no people
     assert "anglicanism" not in table.part_map and "hindunity" not in table.part_map  # written forms only
-    assert sorted(e.surface for e in added) == ["Catholicism", "Hinduism"]
-    assert doctrine_forms("Methodist") == {"Methodism": "ism"}
+    assert table.part_map["sovietisation"] == "Smungianisation" and table.part_map["arabised"] == "Ingergianised"
+    assert sorted(e.surface for e in added) == ["Arabised", "Catholicism", "Hinduism", "Sovietisation"]
+    assert people_word_forms("Methodist") == {"Methodism": "ism"}
 
 
 def test_a_generic_word_a_name_of_generic_words_changes_changes_in_every_name() -> None:

@@ -436,7 +436,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
         ranked += _link_places(table, present, invent)
         ranked += _link_derived(table, present)
         ranked += _link_eponyms(table, present)
-        ranked += _link_doctrines(table, present)
+        ranked += _link_people_forms(table, present)
         _link_abbreviated(table)
         _link_plurals(table)
         _link_initialisms(table, invent)
@@ -957,28 +957,31 @@ def _link_eponyms(table: Table, present: Callable[[str], bool]) -> list[Entity]:
     return added
 
 
-def doctrine_forms(name: str) -> dict[str, str]:
-    """The nouns of a faith or doctrine a people's or follower's word forms, each with the word it puts in place of
-    the ending it drops: "Catholic" -> "Catholicism", "Christian" -> "Christianity", "Hindu" -> "Hinduism",
-    "Methodist" -> "Methodism"."""
-    out = {name + "ism": "ism", name + "ity": "ity"}
+_PEOPLE_ENDINGS = ("ism", "ity", "isation", "ization", "ised", "ized")
+
+
+def people_word_forms(name: str) -> dict[str, str]:
+    """The words a people's or a follower's word forms by the regular endings, each with its ending: the faith or
+    doctrine ("Catholic" -> "Catholicism", "Christian" -> "Christianity", "Hindu" -> "Hinduism", "Methodist" ->
+    "Methodism") and the making alike ("Soviet" -> "Sovietisation", "Arab" -> "Arabised", "American" ->
+    "Americanization")."""
     if name.endswith("ist"):
-        out = {name[:-3] + "ism": "ism"}
-    return out
+        return {name[:-3] + "ism": "ism"}
+    return {name + end: end for end in _PEOPLE_ENDINGS}
 
 
-def _link_doctrines(table: Table, present: Callable[[str], bool]) -> list[Entity]:
-    """Map the faith or doctrine named after a replaced people's or follower's word ("Catholicism" beside
-    "Catholic", "Christianity" beside "Christian") to the new word with the same ending ("Tigic": "Tigicism"), where
-    the instance writes it, also where NER gave it a new word of its own: a reader sees one faith, and a real one
-    never stays beside its replaced follower. The new entities, if any."""
+def _link_people_forms(table: Table, present: Callable[[str], bool]) -> list[Entity]:
+    """Map the words formed from a replaced people's or follower's word ("Catholicism" beside "Catholic",
+    "Sovietisation" beside "Soviet") to the new word with the same ending ("Tigic": "Tigicism"), where the instance
+    writes them, also where NER gave them a new word of their own: a reader sees one faith or people, and a real
+    one never stays beside its replaced word. The new entities, if any."""
     added = []
     for ent in list(table.entities.values()):
         new = table.part_map.get(ent.key)
         if (ent.label != "NORP" or new is None or len(parts(ent.surface)) != 1 or not ent.surface[:1].isupper()
                 or not ent.surface[1:].islower() or not new[1:].islower()):
             continue
-        for form, end in doctrine_forms(ent.surface).items():
+        for form, end in people_word_forms(ent.surface).items():
             if not present(form) or norm(form) in table.keep:
                 continue
             other = table.entities.get(norm(form))
