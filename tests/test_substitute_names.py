@@ -437,6 +437,16 @@ def test_a_symbol_in_brackets_after_its_common_word_is_a_term() -> None:
     assert {text[a:b] for a, b in plain_terms(text)} >= {"Li", "Rb", "K"}
 
 
+def test_a_tables_column_names_of_dictionary_words_are_categories() -> None:
+    from ragability_gen.substitute.entities import column_names
+
+    text = ("Season | Slalom | Giant Slalom | Obama | Paris\n2009 | 3 | 4 | 5 | 6\n2010 | 1 | 2 | 3 | 4\n\n"
+            "Giant Slalom was won in Paris.")
+    assert column_names(text) == {"season", "slalom", "giant slalom"}  # no name, place, or sentence
+    assert column_names("2009 | Giant Slalom | 4\n2010 | Downhill | 3") == frozenset()  # a first row of data
+    assert column_names("title | Argon\nPronunciation | AR-gon\nNumber | 18\nDiscovery | 1894") == frozenset()
+
+
 def _no_tags() -> dict[int, str]:
     raise AssertionError("the tagger is asked only when a rare word is there")
 

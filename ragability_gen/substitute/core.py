@@ -42,6 +42,7 @@ from .entities import (
     acronym_key_cell,
     alias_pattern,
     category_cell,
+    column_names,
     key_word_at,
     mentions,
     misnamed_people,
@@ -321,8 +322,9 @@ def _no_categories(found: list[Mention], texts: Sequence[str]) -> list[Mention]:
     column of "Hard", "Grass" and "Clay", where no column tells. So also for an acronym that is an infobox's key
     somewhere (``acronym_key_cell``): "GPU" of "GPU | Adreno 530" is no name in "Which GPU does it use?", and for a
     word opening an infobox's key (``key_word_at``): "its Grandsire was Bull Dog" beside "Grandsire | Bull Dog", also
-    one NER calls a nationality that is none ("the Inker" beside "Inker(s) | ..."), and for a run of words filling
-    such a key ("won the Panel Prize" beside "Panel Prize | ...")."""
+    one NER calls a nationality that is none ("the Inker" beside "Inker(s) | ..."), for a run of words filling
+    such a key ("won the Panel Prize" beside "Panel Prize | ..."), and for what a table names a column after
+    (``column_names``: "How many Giant Slalom races?" beside "| Slalom | Giant Slalom |")."""
     tables = [t for t in texts if ROW.search(t)]  # a cell or key is in a table's row
     if not tables:
         return found
@@ -334,6 +336,8 @@ def _no_categories(found: list[Mention], texts: Sequence[str]) -> list[Mention]:
     runs = {m.text for m in found if m.label not in _NAMED_ANYWAY and " " in m.text and m.text[:1].isupper()}
     plain |= {r for r in runs if any(cell_span(t, *m.span()) == m.span() and key_word_at(t, *m.span())
                                      for t in tables for m in whole_word(r).finditer(t))}  # "won the Panel Prize"
+    columns = frozenset().union(*map(column_names, tables))
+    plain |= {m.text for m in found if m.label not in _NAMED_ANYWAY and m.text.casefold() in columns}
     return [m for m in found if m.text not in plain] if plain else found
 
 

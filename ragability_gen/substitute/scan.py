@@ -30,6 +30,7 @@ from .entities import (
     KEPT_WORDS,
     acronym_key_cell,
     category_before,
+    column_names,
     counted,
     label_words,
     numbered_thing,
@@ -43,7 +44,7 @@ from .entities import (
 from .kinds import plain_terms, scripts, term_codes
 from .names import is_common, singulars
 from .places import country_of
-from .words import cell_span, measure_at, never_name, sentence_start
+from .words import ROW, cell_span, measure_at, never_name, sentence_start
 
 KINDS = ("name", "ner", "country", "rare", "script")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
@@ -88,7 +89,8 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
     common English word (where no sentence starts), without the words substitution keeps and the common
     words the input itself writes in lower case and capitalises only where a sentence opens ("Alchemy ...
     alchemy"; substitution keeps them), what a number counts ("8 Megapixels"), an acronym that is an infobox's
-    key ("GPU | Adreno 530") and an initialism of a term (``kinds.term_codes``: "IDPs")."""
+    key ("GPU | Adreno 530"), an initialism of a term (``kinds.term_codes``: "IDPs") and the words of a table's
+    column names (``column_names``: "| Slalom | Giant Slalom |")."""
     out: set[str] = set()
     for t in texts:
         for s, e, label in ents.get(t, ()):
@@ -103,6 +105,7 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
     out -= {m[0].casefold() for t in texts for m in _WORD.finditer(t)
             if m[0].isupper() and acronym_key_cell(t, *m.span())}
     out -= {code.casefold() for code in term_codes(texts)}
+    out -= {w for t in texts if ROW.search(t) for name in column_names(t) for w in name.split()}
     return {w for w in out if not _kept_word(w) and any(c.isalpha() for c in w)}
 
 
