@@ -110,6 +110,16 @@ def test_a_faith_and_a_making_follow_the_new_word_of_their_people() -> None:
         assert no_word("Catholicism", fields(out)) and no_word("Sovietisation", fields(out))
 
 
+def test_a_peoples_plural_after_a_prefix_follows_the_people() -> None:
+    inst = make(["Christmas is a Christian observance that many non-Christians in Ohio also celebrate."],
+                "Do many non-Christians celebrate Christmas?", [("yes", "Many non-Christians also celebrate.")])
+    for seed in (0, 1):
+        (out,), (rec,) = (r := substitute_instances([inst], seed=seed)).instances, r.audit
+        new = {e["original"]: e["fantasy"] for e in rec["entities"]}
+        assert new["non-Christians"] == f"non-{new['Christian']}s"
+        assert f"many non-{new['Christian']}s celebrate" in out.query
+
+
 def test_dates_move_together_and_durations_stay(darwin: tuple[Instance, dict]) -> None:
     out, rec = darwin
     off = rec["date_offset"]

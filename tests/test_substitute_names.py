@@ -896,12 +896,18 @@ def test_plurals_follow_their_singulars_and_only_plurals_do() -> None:
     for surface, label, new in [("Suresh Krishna", "PERSON", None), ("Krishnan", "GPE", "Lenum"),
                                 ("Krishnas", "PERSON", "Tovo"), ("American", "NORP", "Irodan"),
                                 ("Americans", "GPE", "Arijkans"), ("ambulatory", "TERM", "brinty"),
-                                ("ambulatories", "TERM", "glasses")]:
+                                ("ambulatories", "TERM", "glasses"), ("White Africans", "ORG", None),
+                                ("Whites", "GPE", "Voldum"), ("Christian", "NORP", "Kopostian"),
+                                ("non-Christians", "NORP", None), ("Lewis", "PERSON", "Gattel")]:
         table.entities[surface.lower()] = Entity(surface.lower(), label, surface, [surface])
         if new:
             table.part_map[surface.lower()] = new
-    table.part_map["krishna"] = "Frisav"
+    table.part_map.update({"krishna": "Frisav", "white": "Taog", "africans": "Ouniabergans", "christians": "Greesians",
+                           "lewi": "Pato"})
     _link_plurals(table)
+    assert table.part_map["whites"] == "Taogs"  # a dictionary word's plural beside it in a name
+    assert table.part_map["christians"] == "Kopostians"  # a people's plural after a name's first part
+    assert table.part_map["lewis"] == "Gattel"  # no dictionary word's plural
     assert table.part_map["krishnas"] == "Frisavs"  # a family's plural
     assert table.part_map["krishnan"] == "Lenum"  # one letter longer, no plural
     assert table.part_map["americans"] == "Irodans"  # a demonym's plural

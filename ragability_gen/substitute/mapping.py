@@ -839,11 +839,13 @@ def _english(word: str) -> bool:
 def _link_plurals(table: Table) -> None:
     """A plural takes its singular's replacement where the links mapped them apart: a plural in "-ies"
     ("ambulatories" beside "ambulatory"), a family's plural ("the Kennedys" beside "John Kennedy": "the Schens"
-    beside "Gunargar Schen") and a demonym's ("Americans" beside "American", which the country's forms or the place
-    "America" may map; "Icelanders" NER found on its own). The other plurals are merged with their singulars and
-    matched by their aliases (see ``build_table``)."""
+    beside "Gunargar Schen") and a people's ("Americans" beside "American", which the country's forms or the place
+    "America" may map; "Icelanders" NER found on its own), a dictionary word's ("Whites" beside "White Africans"),
+    also inside a name after its first part ("non-Christians" beside "Christian"). The other plurals are merged with
+    their singulars and matched by their aliases (see ``build_table``)."""
     families = {norm(e.surface[a:b]) for e in table.entities.values() if e.label == "PERSON"
                 for a, b in parts(e.surface)[1:][-1:]}
+    peoples = {norm(e.surface[a:b]) for e in table.entities.values() if e.label == "NORP" for a, b in parts(e.surface)}
     for ent in table.entities.values():
         if ent.key not in table.part_map:
             continue
@@ -857,8 +859,14 @@ def _link_plurals(table: Table) -> None:
                        if b in families and b in table.part_map), None)
         if family is not None and ent.key not in families:
             table.part_map[ent.key] = plural(table.part_map[family], "s")
-        elif ent.key[:-1] in table.part_map and demonym_or_language(ent.surface[:-1]):
+        elif ent.key[:-1] in table.part_map and (demonym_or_language(ent.surface[:-1]) or ent.key[:-1] in peoples
+                                                 or is_word(ent.key[:-1])):  # "Whites" beside "White Africans"
             table.part_map[ent.key] = table.part_map[ent.key[:-1]] + "s"
+    for ent in table.entities.values():
+        for a, b in parts(ent.surface)[1:] if len(parts(ent.surface)) > 1 else ():
+            key = norm(ent.surface[a:b])
+            if key.endswith("s") and key[:-1] in peoples and key in table.part_map and key[:-1] in table.part_map:
+                table.part_map[key] = table.part_map[key[:-1]] + "s"  # "non-Christians" beside "Christian"
 
 
 def _link_places(table: Table, present: Callable[[str], bool], invent: Callable[[str, str], str]) -> list[Entity]:
