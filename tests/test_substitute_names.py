@@ -554,13 +554,18 @@ def test_a_long_run_of_letters_is_no_term_nor_slip() -> None:
 
 
 def test_a_plural_nationality_stays_plural_and_a_river_is_none() -> None:
-    text = "Muslims and Sikhs met by the Ganges."
+    text = "Muslims, Hindus and Sikhs met by the Ganges, far from Belarus."
     table = build_table([mention(text, "Muslims", "NORP"), mention(text, "Sikhs", "NORP"),
-                         mention(text, "Ganges", "NORP")], maker())
-    muslims, sikhs, ganges = (table.part_map[k] for k in ("muslims", "sikhs", "ganges"))
+                         mention(text, "Hindus", "NORP"), mention(text, "Ganges", "NORP"),
+                         mention(text, "Belarus", "NORP")], maker())
+    muslims, sikhs, hindus, ganges, belarus = (table.part_map[k] for k in ("muslims", "sikhs", "hindus", "ganges",
+                                                                          "belarus"))
     assert muslims.endswith("ians") and sikhs.endswith("ians")  # "Muslim" and "Sikh" are words: plurals
+    assert hindus.endswith("ians")  # "-us" after a word ("Hindu") is a plural's too
     assert ganges.endswith("ian") and not ganges.endswith("s")  # "Gange" is none
-    assert rewrite(text, table, [], None, None).new == f"{muslims} and {sikhs} met by the {ganges}."
+    assert not belarus.endswith("s")  # nor "Belaru"
+    assert rewrite(text, table, [], None, None).new == f"{muslims}, {hindus} and {sikhs} met by the {ganges}, far " \
+        f"from {belarus}."
 
 
 def test_a_month_as_surname_and_a_given_name_as_designator() -> None:

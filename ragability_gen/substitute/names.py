@@ -367,9 +367,10 @@ _SINGULAR_ZIPF = 2.0
 
 def _demonym_ending(original: str) -> str:
     """The original's demonym ending; "ian", or "ians" after a plural whose singular is a word ("Muslims" ->
-    "Gamians", not "Gamian"; but "Ganges" and "Pyrenees", which NER may call nationalities, are no plurals)."""
+    "Gamians", not "Gamian"; "Hindus", whose "-us" a singular's may be; but "Ganges" and "Pyrenees", which NER may
+    call nationalities, and "Belarus" are no plurals)."""
     low = original.lower()
-    plural = PLURAL.search(low) is not None and is_common(low[:-1], _SINGULAR_ZIPF)
+    plural = (PLURAL.search(low) is not None or low.endswith("us")) and is_common(low[:-1], _SINGULAR_ZIPF)
     return next((e for e in _DEMONYM_ENDINGS if low.endswith(e)), "ians" if plural else "ian")
 
 
