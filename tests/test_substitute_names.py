@@ -568,6 +568,15 @@ def test_a_plural_nationality_stays_plural_and_a_river_is_none() -> None:
         f"from {belarus}."
 
 
+def test_a_doctrines_new_name_is_a_doctrines() -> None:
+    text = "Buddhism and Taoism reached Kyoto, where Islam and the Tourism Council did not."
+    table = build_table([mention(text, "Buddhism", "ORG"), mention(text, "Taoism", "GPE"),
+                         mention(text, "Kyoto", "GPE"), mention(text, "Islam", "ORG"),
+                         mention(text, "Tourism Council", "ORG")], maker())
+    assert table.part_map["buddhism"].endswith("ism") and table.part_map["taoism"].endswith("ism")
+    assert not table.part_map["kyoto"].endswith("ism") and not table.part_map["tourism"].endswith("ism")
+
+
 def test_a_month_as_surname_and_a_given_name_as_designator() -> None:
     text = "Theresa May met Bill Gates in May 2019. Later, in June, May said no; in May she left."
     table = build_table([mention(text, "Theresa May", "PERSON"), mention(text, "Bill Gates", "PERSON")], maker())

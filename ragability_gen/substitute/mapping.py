@@ -741,7 +741,10 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
             style = "family" if i == replace[-1] else "given"
         else:
             style = _STYLE.get(ent.label, "org")
-        new = invent(style, said if style == "word" else w)
+        if _DOCTRINE.fullmatch(w) and style not in ("acronym", "word") and (is_proper_entry(w) or not is_word(w)):
+            new = invent("demonym", w[:-3]) + "ism"  # "Buddhism" -> "Gornianism", a doctrine still; not "Tourism"
+        else:
+            new = invent(style, said if style == "word" else w)
         if style == "word" and said != w:
             new = new.rstrip("'’")  # "Talkin" -> "Standin": the text keeps its apostrophe
         if ent.label == "TERM":  # a term found only in the plural ("ambulatories") stays one; a singular
@@ -754,6 +757,8 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
     return True
 
 
+_DOCTRINE = re.compile(r"[A-Z][a-z]{2,}ism")
+"""A doctrine's or faith's one-word name: "Buddhism", "Confucianism", "Taoism" (no dictionary word: not "Tourism")."""
 _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
 """An acronym's plural: "CPUs", "IPOs"."""
 
