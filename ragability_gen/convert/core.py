@@ -264,20 +264,21 @@ def header_problems(name: str, header: Sequence[str], missing: Sequence[str], un
     """
     parts, position = [], ""
     if missing:
-        parts.append(f"missing column{_s(missing)} {', '.join(map(repr, missing))}")
+        parts.append(f"missing column{_plural_s(missing)} {', '.join(map(repr, missing))}")
     if needed[0]:
-        parts.append(f"missing column{_s(needed[0])} {', '.join(map(repr, needed[0]))} (needed with column "
-                     f"{needed[1]!r})")
+        parts.append(f"missing column{_plural_s(needed[0])} {', '.join(map(repr, needed[0]))} (needed with "
+                     f"column {needed[1]!r})")
     if len(unknown) == 1 and not parts:
         position = f", column {header.index(unknown[0]) + 1}"
         parts.append(f"unknown column {unknown[0]!r} (the converter spec {spec_name!r} does not map it)")
     elif unknown:
         listed = ", ".join(f"{c!r} (column {header.index(c) + 1})" for c in unknown)
-        parts.append(f"unknown column{_s(unknown)} {listed}, which the converter spec {spec_name!r} does not map")
+        parts.append(f"unknown column{_plural_s(unknown)} {listed}, which the converter spec {spec_name!r} does "
+                     "not map")
     return [f"{name}: line 1{position}: {'; '.join(parts)}"] if parts else []
 
 
-def _s(items: Sequence[str]) -> str:
+def _plural_s(items: Sequence[str]) -> str:
     return "" if len(items) == 1 else "s"
 
 

@@ -43,7 +43,9 @@ from .places import (
 from .words import (
     ERAS,
     MARKS,
+    ROW,
     cell_span,
+    cell_spans,
     column_cells,
     fills_cell,
     header_row,
@@ -56,9 +58,7 @@ from .words import (
     measure_at,
     never_name,
     row_bracket,
-    row_cells,
     sentence_start,
-    table_header,
     unit_at,
 )
 
@@ -1058,23 +1058,24 @@ def category_cell(text: str, start: int, end: int) -> bool:
             and plain_column(text, start, end))
 
 
+@lru_cache(maxsize=1 << 12)
 def column_names(text: str) -> frozenset[str]:
     """The names, case-folded, of the columns of ``text``'s tables that are dictionary words and no known names or
     places: the cells of each table's header row of three cells or more ("| Season | Slalom | Giant Slalom |"). A
     cell or a mention that holds one is a category the table names a column after, no name ("| Giant slalom |" in a
     column "Race", though NER calls it a person); not "| Obama | McCain |", nor an infobox's "title | Argon"."""
     out = set()
-    for line_start in [0] + [m.end() for m in re.finditer("\n", text)]:
-        line = text[line_start:text.find("\n", line_start) if "\n" in text[line_start:] else len(text)]
-        cells = row_cells(line) if line and table_header(text, line_start) == line else []
-        if len(cells) < 3 or _infobox(text, line_start):
-            continue  # an infobox's first row is a key and its value ("title | Argon")
-        for cell in cells:
-            words = cell.split()
-            if (words and all(w.isalpha() and is_word(w.casefold()) and not is_known_name(w) for w in words)
-                    and not known_place(cell.strip()) and header_row(text, line_start + line.index(cell),
-                                                                     line_start + line.index(cell) + len(cell))):
-                out.add(cell.strip().casefold())
+    start, above = 0, False  # a table's first row is a row below no row
+    for line in text.split("\n"):
+        row = ROW.search(line) is not None
+        cells = cell_spans(line) if row and not above else []
+        if len(cells) >= 3 and not _infobox(text, start):
+            for a, b in cells:
+                cell, words = line[a:b].strip(), line[a:b].split()
+                if (words and all(w.isalpha() and is_word(w.casefold()) and not is_known_name(w) for w in words)
+                        and not known_place(cell) and header_row(text, start + a, start + b)):
+                    out.add(cell.casefold())
+        start, above = start + len(line) + 1, row
     return frozenset(out)
 
 

@@ -868,7 +868,7 @@ def _link_plurals(table: Table) -> None:
                                                  or is_word(ent.key[:-1])):  # "Whites" beside "White Africans"
             table.part_map[ent.key] = table.part_map[ent.key[:-1]] + "s"
     for ent in table.entities.values():
-        for a, b in parts(ent.surface)[1:] if len(parts(ent.surface)) > 1 else ():
+        for a, b in parts(ent.surface)[1:]:
             key = norm(ent.surface[a:b])
             if key.endswith("s") and key[:-1] in peoples and key in table.part_map and key[:-1] in table.part_map:
                 table.part_map[key] = table.part_map[key[:-1]] + "s"  # "non-Christians" beside "Christian"
