@@ -43,9 +43,7 @@ from .places import (
 from .words import (
     ERAS,
     MARKS,
-    ROW,
     cell_span,
-    cell_spans,
     column_cells,
     fills_cell,
     header_row,
@@ -55,6 +53,7 @@ from .words import (
     key_column,
     key_label,
     label_cell,
+    line_cells,
     measure_at,
     never_name,
     row_bracket,
@@ -1064,18 +1063,16 @@ def column_names(text: str) -> frozenset[str]:
     places: the cells of each table's header row of three cells or more ("| Season | Slalom | Giant Slalom |"). A
     cell or a mention that holds one is a category the table names a column after, no name ("| Giant slalom |" in a
     column "Race", though NER calls it a person); not "| Obama | McCain |", nor an infobox's "title | Argon"."""
+    rows = line_cells(text)
     out = set()
-    start, above = 0, False  # a table's first row is a row below no row
-    for line in text.split("\n"):
-        row = ROW.search(line) is not None
-        cells = cell_spans(line) if row and not above else []
-        if len(cells) >= 3 and not _infobox(text, start):
-            for a, b in cells:
-                cell, words = line[a:b].strip(), line[a:b].split()
-                if (words and all(w.isalpha() and is_word(w.casefold()) and not is_known_name(w) for w in words)
-                        and not known_place(cell) and header_row(text, start + a, start + b)):
-                    out.add(cell.casefold())
-        start, above = start + len(line) + 1, row
+    for i, cells in enumerate(rows):  # a table's first row is a row below no row
+        if cells is None or i and rows[i - 1] is not None or len(cells) < 3 or _infobox(text, cells[0][0]):
+            continue
+        for a, b in cells:
+            cell, words = text[a:b].strip(), text[a:b].split()
+            if (words and all(w.isalpha() and is_word(w.casefold()) and not is_known_name(w) for w in words)
+                    and not known_place(cell) and header_row(text, a, b)):
+                out.add(cell.casefold())
     return frozenset(out)
 
 

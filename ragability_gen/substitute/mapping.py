@@ -867,7 +867,7 @@ def _link_plurals(table: Table) -> None:
         elif ent.key[:-1] in table.part_map and (demonym_or_language(ent.surface[:-1]) or ent.key[:-1] in peoples
                                                  or is_word(ent.key[:-1])):  # "Whites" beside "White Africans"
             table.part_map[ent.key] = table.part_map[ent.key[:-1]] + "s"
-    for ent in table.entities.values():
+    for ent in table.entities.values():  # a people's alone inside a name: "Bills" of "Kurt Bills" is no plural
         for a, b in parts(ent.surface)[1:]:
             key = norm(ent.surface[a:b])
             if key.endswith("s") and key[:-1] in peoples and key in table.part_map and key[:-1] in table.part_map:
@@ -883,7 +883,7 @@ def _link_places(table: Table, present: Callable[[str], bool], invent: Callable[
             new = table.compose(e.surface)
             if norm(new) != e.key:
                 single[e.key] = new
-    added = []
+    added: list[Entity] = []
     for original, new in sibling_forms(present, single, lambda name: invent("place", name)).items():
         if _kept(original, True):
             continue  # "Island", an Icelandic name of Iceland, is a designator in "the Canary Islands"
@@ -903,7 +903,7 @@ def _link_derived(table: Table, present: Callable[[str], bool]) -> list[Entity]:
     to the new place's stem, also where NER mapped them on their own; the new entities, if any."""
     places = {norm(ent.surface[a:b]): (ent.surface[a:b], ent.label) for ent in list(table.entities.values())
               if ent.label not in ("PERSON", "NORP", "LANGUAGE") for a, b in parts(ent.surface)}
-    added = []
+    added: list[Entity] = []
     for key, (place, label) in places.items():
         new = table.part_map.get(key)
         if new is None or key in table.keep or not place[:1].isupper() or country_of(place) is not None:
@@ -914,13 +914,19 @@ def _link_derived(table: Table, present: Callable[[str], bool]) -> list[Entity]:
                 continue  # "Commander" of "Command", "Designer" of "Design" are words of their own; "Sicilian" is none
             if is_known_name(form) and label not in ("GPE", "LOC", "FAC"):
                 continue  # "Julian" beside "Julia MacRae Books" is a given name; "Roman" beside "Rome" follows it
-            table.part_map[norm(form)] = demonym_for(new, form)
+            _follow(table, form, demonym_for(new, form), added)
             if norm(form + "s") in table.entities:  # "Texans", which NER mapped alone: the plural follows too
                 table.part_map[norm(form + "s")] = demonym_for(new, form) + "s"
-            if norm(form) not in table.entities:
-                table.entities[norm(form)] = Entity(norm(form), "NORP", form, [form])
-                added.append(table.entities[norm(form)])
     return added
+
+
+def _follow(table: Table, form: str, new: str, added: list[Entity]) -> None:
+    """Map the word ``form`` formed from a replaced name to ``new``; where NER did not find it, as an entity of its
+    own (a people's word), added to ``added``."""
+    table.part_map[norm(form)] = new
+    if norm(form) not in table.entities:
+        table.entities[norm(form)] = Entity(norm(form), "NORP", form, [form])
+        added.append(table.entities[norm(form)])
 
 
 _EPONYM_ENDINGS = ("ian", "ean", "an", "ic", "ist", "ism", "ite", "esque")
@@ -943,7 +949,7 @@ def _link_eponyms(table: Table, present: Callable[[str], bool]) -> list[Entity]:
     the new name with the same ending ("Gunargar Schen": "Schenian"), where NER mapped them on their own and, for a
     family name or a name of one word, also where it missed them; the new entities, if any. Never a form that names a
     country's people or is a word or name of its own ("Jordanian" beside "Michael Jordan", "Christian", "Julian")."""
-    added = []
+    added: list[Entity] = []
     for ent in list(table.entities.values()):
         if ent.label != "PERSON":
             continue
@@ -963,10 +969,7 @@ def _link_eponyms(table: Table, present: Callable[[str], bool]) -> list[Entity]:
                     continue  # "Julian" of "Julian Assange" is a name of its own; NER's person "Keynesian" is none
                 if norm(form) in table.keep or country_of(form) is not None or demonym_or_language(form):
                     continue
-                table.part_map[norm(form)] = (new[:-1] if new[-1:] in "aeiouy" and end[:1] in "aeiou" else new) + end
-                if other is None:
-                    table.entities[norm(form)] = Entity(norm(form), "NORP", form, [form])
-                    added.append(table.entities[norm(form)])
+                _follow(table, form, (new[:-1] if new[-1:] in "aeiouy" and end[:1] in "aeiou" else new) + end, added)
     return added
 
 
@@ -988,7 +991,7 @@ def _link_people_forms(table: Table, present: Callable[[str], bool]) -> list[Ent
     "Sovietisation" beside "Soviet") to the new word with the same ending ("Tigic": "Tigicism"), where the instance
     writes them, also where NER gave them a new word of their own: a reader sees one faith or people, and a real
     one never stays beside its replaced word. The new entities, if any."""
-    added = []
+    added: list[Entity] = []
     for ent in list(table.entities.values()):
         new = table.part_map.get(ent.key)
         if (ent.label != "NORP" or new is None or len(parts(ent.surface)) != 1 or not ent.surface[:1].isupper()
@@ -1000,10 +1003,7 @@ def _link_people_forms(table: Table, present: Callable[[str], bool]) -> list[Ent
             other = table.entities.get(norm(form))
             if other is not None and len(parts(other.surface)) > 1:
                 continue
-            table.part_map[norm(form)] = (new[:-3] if new.endswith("ist") else new) + end
-            if other is None:
-                table.entities[norm(form)] = Entity(norm(form), "NORP", form, [form])
-                added.append(table.entities[norm(form)])
+            _follow(table, form, (new[:-3] if new.endswith("ist") else new) + end, added)
     return added
 
 
