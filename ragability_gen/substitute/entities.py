@@ -101,6 +101,9 @@ PREFIXES = frozenset("anti pro non mid ex proto pseudo semi ultra counter co".sp
 """Prefixes written before a name or word with a dash, kept as they are: "Anti-Taliban forces", "Ex-Bond girl",
 "Security and Co-operation"; not
 "Post" or "Neo", which are names too ("Emil Post")."""
+PERIOD_DESIGNATORS = frozenset("age ages era eras period periods epoch epochs dynasty dynasties".split())
+"""Designators of named periods ("Triassic Period", "Iron Age", "Ming dynasty"): a period named by designators alone
+("the Open Era", "the Early Period") is no name."""
 GENERIC = frozenset("""
     fall
     sea ocean river lake bay gulf strait island islands isle mountain mountains mount mt hill hills valley desert
@@ -139,7 +142,7 @@ GENERIC = frozenset("""
     kingdoms empires territories streets roads avenues squares bridges towers castles forts palaces churches
     temples mosques museums stations schools colleges universities wars battles treaties prizes festivals
     tournaments cups series medals trophies
-    """.split())
+    """.split()) | PERIOD_DESIGNATORS
 """Designators kept as they are inside names ("RMS Lusitania", "Tobolsk Viceroyalty", "Free City of Oskel")."""
 AWARDS = frozenset("award awards prize prizes medal medals trophy trophies cup cups".split())
 """Designators of awards: an award's name changes, its field stays ("Nobel Prize in Physics", see ``mapping``)."""
