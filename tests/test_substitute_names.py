@@ -185,9 +185,10 @@ def test_the_one_changing_word_of_a_name_changes_where_a_sentence_opens() -> Non
     text = "The Soviet Union fell. Soviet engineers left. Soviet. Moscow Peace Treaty. Peace returned."
     table = build_table([mention(text, "Soviet Union", "GPE"), mention(text, "Moscow Peace Treaty", "ORG")], maker())
     new = rewrite(text, table, [], None, lambda pos: pos > 0 and text[pos - 2] != ".").new
-    soviet, moscow, peace = (table.part_map[k] for k in ("soviet", "moscow", "peace"))
-    assert new == (f"The {soviet} Union fell. {soviet} engineers left. Soviet. {moscow} {peace} Treaty. "
-                   "Peace returned.")  # no lower-case word after the last "Soviet"; "Moscow" changes with "Peace"
+    soviet, moscow = (table.part_map[k] for k in ("soviet", "moscow"))
+    assert "peace" not in table.part_map  # it says what the treaty named after "Moscow" is
+    assert new == (f"The {soviet} Union fell. {soviet} engineers left. Soviet. {moscow} Peace Treaty. "
+                   "Peace returned.")  # no lower-case word after the last "Soviet"
     table.written_lower = frozenset({"soviet"})
     assert rewrite(text, table, [], None, lambda pos: pos > 0 and text[pos - 2] != ".").new.startswith(
         f"The {soviet} Union fell. Soviet engineers left.")
@@ -268,12 +269,13 @@ def test_a_place_the_lists_know_is_the_place_in_lower_case_too() -> None:
 
 def test_an_initialism_never_gets_its_own_letters_back() -> None:
     text = "The American Standards Association (ASA) met; the ASA approved the code."
-    # "Angelo Sorvel Association" abbreviates to "ASA" again, whatever "Standards" is drawn again
+    # "Angelo Standards Association" abbreviates to "ASA" again ("Sorvel Standards Association" to "SSA", a real
+    # acronym), and so does "Angelo Sorvel Association" where "Standards" changes for the letters
     make = scripted(chain(["Angelo"], repeat("Sorvel")), acronym="KRT")
     table = build_table([mention(text, "American Standards Association", "ORG"), mention(text, "ASA", "ORG")], make)
     assert table.part_map["asa"] == "KRT"  # its own invented code, not the original letters
     new = rewrite(text, table, [], None, None).new
-    assert new == "The Angelo Sorvel Association (KRT) met; the KRT approved the code."
+    assert new == "The Angelo Standards Association (KRT) met; the KRT approved the code."
     assert table.leftovers(new) == []
 
 
@@ -1293,3 +1295,26 @@ def test_a_name_letters_follow_is_never_drawn_again_for_other_letters() -> None:
     table = build_table([mention(text, "KV", "ORG"), mention(text, "Kelton of Varrow", "ORG"),
                          mention(text, "KOV", "ORG")], make)
     assert rewrite(text, table, [], None, None).new == "VW said the Vendal of Wester (QTX) met."
+
+
+def test_words_saying_what_a_body_is_stay_after_its_name() -> None:
+    text = ("The Tampere International Film Festival, the Otago Tourism Industry Council, the Ohio Department of "
+            "Transportation, the Tampere Eagles and Epic/Sony Music Entertainment met.")
+    names = [("Tampere International Film Festival", "EVENT"), ("Otago Tourism Industry Council", "ORG"),
+             ("Ohio Department of Transportation", "ORG"), ("Tampere Eagles", "ORG"),
+             ("Epic/Sony Music Entertainment", "ORG")]
+    table = build_table([mention(text, name, label) for name, label in names], maker(0))
+    festival, council, department, team, label = (table.compose(name) for name, _ in names)
+    assert festival.endswith(" International Film Festival") and not festival.startswith("Tampere")
+    assert council.endswith(" Tourism Industry Council") and not council.startswith("Otago")
+    assert department.endswith(" Department of Transportation") and not department.startswith("Ohio")
+    assert "Eagles" not in team  # a team's name: no designator says what the words are
+    assert "Epic" not in label  # before the name it describes nothing: a label of its own
+
+
+def test_a_body_s_letters_follow_it_where_a_word_saying_what_it_is_must_change() -> None:
+    text = "The Utah Transit Authority (UTA) raised fares; the UTA board met."
+    # "Ulmo Transit Authority" abbreviates to "UTA" again, however often "Utah" is drawn: "Transit" changes instead
+    make = scripted([*["Ulmo"] * (1 + 8), "Krath"], acronym="QTX")
+    table = build_table([mention(text, "Utah Transit Authority", "ORG"), mention(text, "UTA", "ORG")], make)
+    assert rewrite(text, table, [], None, None).new == "The Ulmo Krath Authority (UKA) raised fares; the UKA board met."

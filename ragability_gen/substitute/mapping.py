@@ -127,7 +127,8 @@ class Table:
         written_lower: The words the instance writes in lower case (see ``_whole_name``).
         own: Entity key of a title -> its words that other names keep ("Sea" of "The Old Man and the Sea", "Show" of
             "Best in Show"), by part key -> the word replacing them in that title only: "Red Sea" and "Dog Show"
-            keep theirs.
+            keep theirs; and of a body whose letters follow it -> the word saying what it is, changed in that name
+            alone where the letters need it ("Transit" of "Utah Transit Authority", see ``_describing_redrawn``).
     """
 
     entities: dict[str, Entity] = field(default_factory=dict)
@@ -612,10 +613,42 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
         # its category; none: the first word changes ("Academy" of "Academy Award for Best Picture", see _map_parts)
     if ent.label == "WORK_OF_ART":  # NER's title keeps what ours does: "I Know You Don't Love Me"
         out = [i for i in out if not _title_kept(said, i)]
+    elif not person:
+        out = _named_only(ent, words, out)
     if not person and _acronym_before_words(ent, words):
         return [0]  # "SM Entertainment" -> "NJH Entertainment", "CAS Number | 7440-45-1" -> "WKK Number"
     out = [i for i in out if words[i].casefold() not in HEADS]  # none left: see _map_parts
     return out if person else [i for i in out if words[i].casefold() not in SPORTS] or out  # "Joe Hockey" changes
+
+
+_DESCRIBED = frozenset({"ORG", "FAC", "EVENT"})
+"""Labels of bodies, buildings and events, whose names often join a name to words saying what they are or do."""
+_OF_WORKS = frozenset("ep lp volume chapter episode season series part article section paragraph verse".split())
+"""Designators of works and their parts, whose other words are a title ("July Flame LP", "Season of Mist Volume 2")."""
+DESCRIPTIVE_ZIPF = 4.0
+"""A dictionary word at least this common says what a body is or does ("Film", "Transportation", "Tourism")."""
+
+
+def _named_only(ent: Entity, words: Sequence[str], out: list[int]) -> list[int]:
+    """The indexes of ``out`` less the words that only say what a body, building or event named by another word is
+    or does: "Film" of "Seattle International Film Festival", "Transportation" of "California Department of
+    Transportation", "Tourism Industry" of "Queensland Tourism Industry Council". Such a word is a common dictionary
+    word (``DESCRIPTIVE_ZIPF``), no place's or people's name; it stays where the name also holds a designator
+    ("Festival", "Department", "Council", ``GENERIC``) or says what a business does (``_BUSINESSES``), after a word
+    that changes ("Seattle", "California", "FIBA"). Before it, such a word is a name ("Epic" of "Epic/Sony Music
+    Entertainment", "San" of "The Bridge of San Luis Rey"). A team's name has no designator ("Philadelphia Eagles"
+    changes whole), nor has a title NER calls an organisation ("Saving Private Ryan")."""
+    if ent.label not in _DESCRIBED or not any(w.casefold() in GENERIC and w.casefold() not in _OF_WORKS
+                                              or w.casefold() in _BUSINESSES for w in words):
+        return out
+    first = next((i for i in out if not _describes(words[i])), len(words))
+    return [i for i in out if i <= first or not _describes(words[i])]
+
+
+def _describes(word: str) -> bool:
+    """True for a word that says what a body is or does (see ``_named_only``)."""
+    return (word[:1].isupper() and word[1:].islower() and is_word(word.casefold()) and ordinary(word)
+            and is_common(word, DESCRIPTIVE_ZIPF) and not known_place(word) and not demonym_or_language(word))
 
 
 def _syllable_tails(surface: str) -> set[int]:
@@ -1107,9 +1140,40 @@ def _link_initialisms(table: Table, invent: Callable[[str, str], str]) -> None:
                         break
                 else:
                     table.part_map[key] = first  # no draw made letters: the first word stays
+            if not fitting and other.key not in followed:
+                fitting = _describing_redrawn(table, ent.surface, letters, other, invent)
             if fitting:
                 table.part_map[ent.key] = _dotted(fitting[0]) if dotted else fitting[0]
                 followed.add(other.key)
+
+
+def _describing_redrawn(table: Table, surface: str, letters: str, other: Entity,
+                        invent: Callable[[str, str], str]) -> list[str]:
+    """The letters that can stand for ``surface`` once the last word of ``other`` that says what it is (see
+    ``_named_only``) changes in that name alone: to the word another name gave it, if that makes letters ("Physics" of
+    "American Center for Physics" beside "American Institute of Physics"), else drawn up to ``_REDRAWS`` times; none,
+    and the word stays, where no draw gives any. "Utah Transit Authority" ("UTA") -> "Chrien Transit Authority" makes
+    "CTA", a real acronym; "Chrien Ablenz Authority" makes "CAA"."""
+    if other.label not in _DESCRIBED:
+        return []
+    words = [other.surface[a:b] for a, b in parts(other.surface)]
+    first = next((i for i, w in enumerate(words) if norm(w) in table.part_map), len(words))
+    word = next((w for i, w in reversed(list(enumerate(words))) if i > first and _describes(w)
+                 and not _kept(w, False) and w.casefold() not in _BUSINESSES and norm(w) not in table.part_map), None)
+    if word is None:
+        return []
+    key = norm(word)
+    drawn = next((given[key] for name, given in table.own.items() if name != other.key and key in given), None)
+    own = table.own.setdefault(other.key, {})
+    for draw in range(_REDRAWS + 1):  # first the word another name gave it, if any
+        own[key] = drawn if drawn and not draw else invent(_STYLE.get(other.label, "org"), word)
+        fitting = _fitting_letters(table, surface, letters, other)
+        if fitting:
+            return fitting
+    del own[key]
+    if not own:
+        del table.own[other.key]
+    return []
 
 
 def _link_states(table: Table) -> None:
