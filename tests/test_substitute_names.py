@@ -1318,3 +1318,10 @@ def test_a_body_s_letters_follow_it_where_a_word_saying_what_it_is_must_change()
     make = scripted([*["Ulmo"] * (1 + 8), "Krath"], acronym="QTX")
     table = build_table([mention(text, "Utah Transit Authority", "ORG"), mention(text, "UTA", "ORG")], make)
     assert rewrite(text, table, [], None, None).new == "The Ulmo Krath Authority (UKA) raised fares; the UKA board met."
+
+
+def test_a_mark_of_no_letters_taken_for_a_script_stays() -> None:
+    text = "Coordinates | 30°26′31″N 84°17′53″W\ufeff / \ufeff30.44194°N"  # a byte-order mark inside an infobox cell
+    table = build_table([mention(text, "\ufeff", "SCRIPT")], maker())
+    assert table.compose("\ufeff") == "\ufeff"
+    assert rewrite(text, table, [], None, None).new == text
