@@ -721,8 +721,9 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
                and not (ent.label == "PERSON" and _designates(table, words[i]))]
     if not replace and any(norm(w) in table.keep for w in words):
         return any(norm(w) in table.part_map for w in words)
-    if not replace and words and words[-1].casefold() in PERIOD_DESIGNATORS:  # "the Open Era": a time no name tells
-        return False
+    if (not replace and words and words[-1].casefold() in PERIOD_DESIGNATORS
+            and all(w.casefold() in GENERIC or w.casefold() in FUNCTION for w in words)):
+        return False  # "the Open Era", "the Late Period": a time no name tells; not "Pro Era", a band
     if not replace:  # a name of generic words only ("Government College University"): its first word changes
         # (a stop word that is a content word too: "Top", "Move"), but not the designator it ends with where
         # other names end with it, which would change in all of them: a stop word or number word changes
