@@ -1325,3 +1325,11 @@ def test_a_mark_of_no_letters_taken_for_a_script_stays() -> None:
     table = build_table([mention(text, "\ufeff", "SCRIPT")], maker())
     assert table.compose("\ufeff") == "\ufeff"
     assert rewrite(text, table, [], None, None).new == text
+
+
+def test_a_country_ending_in_s_is_no_plural_of_its_people_s_word() -> None:
+    text = "Laos, officially the Lao People's Democratic Republic, lies east of Thailand; the Lao farm rice."
+    table = build_table([mention(text, "Laos", "GPE"), mention(text, "Lao", "NORP"), mention(text, "Thailand", "GPE")],
+                        maker())
+    laos, lao = table.compose("Laos"), table.compose("Lao")
+    assert laos != "Laos" and lao != "Lao" and laos != lao + "s"  # a country's name, not "the Kralians"

@@ -407,7 +407,7 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
     for key in [k for k in by_key if re.search(r"[^\W\d_]s$", k)]:  # "Habsburgs" is a form of "Habsburg"
         bases = (key[:-1], key[:-2]) if key.endswith("es") else (key[:-1],)  # "acidus" is no plural of "acid"
         base = next((b for b in bases if b in by_key and b != key), None)
-        if base is not None:
+        if base is not None and not known_place(by_key[key][0].text):  # "Laos" beside "Lao" is a country
             by_key[base] += [_with(m, text=m.text[:len(m.text) - len(key) + len(base)])
                              for m in by_key.pop(key)]
     order = {label: i for i, label in enumerate(ENTITY_TYPES)}
@@ -901,8 +901,9 @@ def _link_plurals(table: Table) -> None:
                        if b in families and b in table.part_map), None)
         if family is not None and ent.key not in families:
             table.part_map[ent.key] = plural(table.part_map[family], "s")
-        elif ent.key[:-1] in table.part_map and (demonym_or_language(ent.surface[:-1]) or ent.key[:-1] in peoples
-                                                 or is_word(ent.key[:-1])):  # "Whites" beside "White Africans"
+        elif (ent.key[:-1] in table.part_map and not known_place(ent.surface)  # "Laos" beside "Lao" is a country
+              and (demonym_or_language(ent.surface[:-1]) or ent.key[:-1] in peoples
+                   or is_word(ent.key[:-1]))):  # "Whites" beside "White Africans"
             table.part_map[ent.key] = table.part_map[ent.key[:-1]] + "s"
     for ent in table.entities.values():  # a people's alone inside a name: "Bills" of "Kurt Bills" is no plural
         for a, b in parts(ent.surface)[1:]:
