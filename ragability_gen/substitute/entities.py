@@ -769,6 +769,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         while not (label != "NORP" and fills_cell(text, s, e)) and _opener(text, ps[first:], is_name):
             first += 1  # "Following World War II": the name starts after "Following"; a cell's "| Left Wing |" is
             # one thing, but a people's word after an adjective is the people's ("| Regional American |")
+        if label in ("GPE", "LOC") and _adjective_before_place(text, ps[first:], is_name.classes):
+            first += 1  # "a carpenter in Mysterious New Mexico": the place is "New Mexico"
         if first:
             span = trim(text, ps[first][0], e)
             if span is None:
@@ -1141,6 +1143,22 @@ def _parts_at(text: str, start: int, end: int) -> list[tuple[int, int]]:
 def _opener(text: str, ps: Sequence[tuple[int, int]], is_name: NameTest) -> bool:
     """True when the first of the parts ``ps`` of an NER span is an ``opening_word`` before a name."""
     return len(ps) >= 2 and opening_word(text, ps[0][0], ps[0][1], [text[c:d] for c, d in ps[1:]], is_name.classes)
+
+
+def _adjective_before_place(text: str, ps: Sequence[tuple[int, int]], classes: Callable[[str], frozenset[str]]
+                            ) -> bool:
+    """True when the first of the parts ``ps`` of an NER place is an ordinary adjective before a country's, state's or
+    capital's name, the whole being no place the lists know: "Mysterious New Mexico"; not "Salt Lake City" (a city),
+    "Equatorial Guinea" (a country), "Long Island" (a designator after it), "Greater London" (a designator), "Wild
+    Turkey" (a word after it: a band's name). NER's bodies are left alone: "Rapid Vienna", "Real Madrid" are clubs."""
+    if len(ps) < 2:
+        return False
+    w, rest, whole = text[slice(*ps[0])], text[ps[1][0]:ps[-1][1]], text[ps[0][0]:ps[-1][1]]
+    return (w[:1].isupper() and w[1:].islower() and ordinary(w) and "adj" in classes(w) and not _kept(w, True)
+            and not is_known_name(w) and not is_given_name(w) and not is_proper_entry(w)
+            and rest in place_names() and not is_word(rest.lower()) and not is_given_name(rest)
+            and not all(_kept(r, False) for r in rest.split())
+            and whole not in place_names() and whole not in city_names())
 
 
 def opening_word(text: str, start: int, end: int, rest: Sequence[str], classes: Callable[[str], frozenset[str]]
