@@ -1299,17 +1299,32 @@ def test_a_name_letters_follow_is_never_drawn_again_for_other_letters() -> None:
 
 def test_words_saying_what_a_body_is_stay_after_its_name() -> None:
     text = ("The Tampere International Film Festival, the Otago Tourism Industry Council, the Ohio Department of "
-            "Transportation, the Tampere Eagles and Epic/Sony Music Entertainment met.")
+            "Transportation, the Tampere Eagles, the Kansas City Chiefs, Epic/Sony Music Entertainment and the "
+            "University of Massachusetts Boston met Toho Pictures, Queens of the Stone Age and the Otago School of "
+            "Economics.")
     names = [("Tampere International Film Festival", "EVENT"), ("Otago Tourism Industry Council", "ORG"),
-             ("Ohio Department of Transportation", "ORG"), ("Tampere Eagles", "ORG"),
-             ("Epic/Sony Music Entertainment", "ORG")]
+             ("Ohio Department of Transportation", "ORG"), ("Tampere Eagles", "ORG"), ("Kansas City Chiefs", "ORG"),
+             ("Epic/Sony Music Entertainment", "ORG"), ("University of Massachusetts Boston", "ORG"),
+             ("Toho Pictures", "ORG"), ("Queens of the Stone Age", "EVENT"), ("Otago School of Economics", "ORG")]
     table = build_table([mention(text, name, label) for name, label in names], maker(0))
-    festival, council, department, team, label = (table.compose(name) for name, _ in names)
+    festival, council, department, team, chiefs, label, campus, studio, band, school = (table.compose(n)
+                                                                                         for n, _ in names)
     assert festival.endswith(" International Film Festival") and not festival.startswith("Tampere")
     assert council.endswith(" Tourism Industry Council") and not council.startswith("Otago")
     assert department.endswith(" Department of Transportation") and not department.startswith("Ohio")
-    assert "Eagles" not in team  # a team's name: no designator says what the words are
+    assert "Eagles" not in team and "Chiefs" not in chiefs  # a team's name: no designator says what the words are
     assert "Epic" not in label  # before the name it describes nothing: a label of its own
+    assert "Boston" not in campus  # a town, though a dance too
+    assert studio.endswith(" Pictures") and not studio.startswith("Toho")  # what a business does ends its name
+    assert "Stone" not in band  # a period's name: its designator says what "Stone" names
+    assert school.endswith(" School of Economics") and not school.startswith("Otago")  # a plural, but no team's
+
+
+def test_a_body_without_a_designator_keeps_its_letters_apart_from_its_words() -> None:
+    text = "The Utah Jazz (UJ) won; the UJ coach left."  # "Ulmo Jeko" abbreviates to "UJ" however "Jazz" is drawn
+    table = build_table([mention(text, "Utah Jazz", "ORG"), mention(text, "UJ", "ORG")],
+                        scripted(chain(["Ulmo"], repeat("Jeko")), acronym="QTX"))
+    assert rewrite(text, table, [], None, None).new == "The Ulmo Jeko (QTX) won; the QTX coach left."
 
 
 def test_a_body_s_letters_follow_it_where_a_word_saying_what_it_is_must_change() -> None:

@@ -80,11 +80,13 @@ from .names import (
     web2_lexicon,
 )
 from .places import (
+    city_names,
     country_of,
     demonym_for,
     demonym_or_language,
     derived_forms,
     holiday_names,
+    place_names,
     sibling_forms,
     state_code_word,
     us_states,
@@ -634,21 +636,34 @@ def _named_only(ent: Entity, words: Sequence[str], out: list[int]) -> list[int]:
     or does: "Film" of "Seattle International Film Festival", "Transportation" of "California Department of
     Transportation", "Tourism Industry" of "Queensland Tourism Industry Council". Such a word is a common dictionary
     word (``DESCRIPTIVE_ZIPF``), no place's or people's name; it stays where the name also holds a designator
-    ("Festival", "Department", "Council", ``GENERIC``) or says what a business does (``_BUSINESSES``), after a word
-    that changes ("Seattle", "California", "FIBA"). Before it, such a word is a name ("Epic" of "Epic/Sony Music
-    Entertainment", "San" of "The Bridge of San Luis Rey"). A team's name has no designator ("Philadelphia Eagles"
-    changes whole), nor has a title NER calls an organisation ("Saving Private Ryan")."""
-    if ent.label not in _DESCRIBED or not any(w.casefold() in GENERIC and w.casefold() not in _OF_WORKS
-                                              or w.casefold() in _BUSINESSES for w in words):
+    ("Festival", "Department", "Council", ``GENERIC``; not a period's: "Queens of the Stone Age") or says what a
+    business does (``_BUSINESSES``), after a word that changes ("Seattle", "California", "FIBA"). Before it, such a
+    word is a name ("Epic" of "Epic/Sony Music Entertainment", "San" of "The Bridge of San Luis Rey"). A team's name
+    has no designator ("Philadelphia Eagles"), or one inside its town's name only, before the plural it ends with
+    ("Kansas City Chiefs", "New York Giants"; not "Danish Academy of Sciences"): it changes whole; so does a title NER
+    calls an organisation ("Saving Private Ryan")."""
+    if ent.label not in _DESCRIBED or not any(_designator(w) for w in words):
         return out
     first = next((i for i in out if not _describes(words[i])), len(words))
-    return [i for i in out if i <= first or not _describes(words[i])]
+    described = [i for i in out if i > first and _describes(words[i])]
+    last = words[-1]
+    if (described == [len(words) - 1] and last.endswith("s") and not _designator(last)
+            and not any(w.casefold() in _BUSINESSES or w.casefold() in FUNCTION for w in words)):
+        return out  # a team's plural after its town; not "London School of Economics"
+    return [i for i in out if i not in described]
+
+
+def _designator(word: str) -> bool:
+    low = word.casefold()
+    return low in GENERIC and low not in _OF_WORKS and low not in PERIOD_DESIGNATORS or low in _BUSINESSES
 
 
 def _describes(word: str) -> bool:
-    """True for a word that says what a body is or does (see ``_named_only``)."""
+    """True for a word that says what a body is or does (see ``_named_only``): not a town's name that is a word too
+    ("Boston", a dance)."""
     return (word[:1].isupper() and word[1:].islower() and is_word(word.casefold()) and ordinary(word)
-            and is_common(word, DESCRIPTIVE_ZIPF) and not known_place(word) and not demonym_or_language(word))
+            and is_common(word, DESCRIPTIVE_ZIPF) and not known_place(word) and not demonym_or_language(word)
+            and word not in place_names() and not (is_proper_entry(word) and word in city_names()))
 
 
 def _syllable_tails(surface: str) -> set[int]:
@@ -1159,9 +1174,10 @@ def _describing_redrawn(table: Table, surface: str, letters: str, other: Entity,
     if other.label not in _DESCRIBED:
         return []
     words = [other.surface[a:b] for a, b in parts(other.surface)]
-    first = next((i for i, w in enumerate(words) if norm(w) in table.part_map), len(words))
-    word = next((w for i, w in reversed(list(enumerate(words))) if i > first and _describes(w)
-                 and not _kept(w, False) and w.casefold() not in _BUSINESSES and norm(w) not in table.part_map), None)
+    out = [i for i, w in enumerate(words) if not _kept(w, i == 0)]
+    kept = set(out) - set(_named_only(other, words, out))  # the words saying what it is
+    word = next((words[i] for i in sorted(kept, reverse=True)
+                 if not _designator(words[i]) and norm(words[i]) not in table.part_map), None)
     if word is None:
         return []
     key = norm(word)
