@@ -1348,3 +1348,13 @@ def test_a_country_ending_in_s_is_no_plural_of_its_people_s_word() -> None:
                         maker())
     laos, lao = table.compose("Laos"), table.compose("Lao")
     assert laos != "Laos" and lao != "Lao" and laos != lao + "s"  # a country's name, not "the Kralians"
+
+
+def test_an_edited_mapping_keeps_a_describing_word_each_body_changed_for_its_letters() -> None:
+    text = "The American Institute of Physics (AIP) and the American Center for Physics (ACP) share a site."
+    found = [mention(text, name, "ORG") for name in ("American Institute of Physics", "American Center for Physics")]
+    fixed = {"american institute of physics": "Aretalvan Institute of Kriqbayus",
+             "american center for physics": "Aretalvan Center for Grer"}  # as a first run wrote them
+    table = build_table(found, maker(), fixed=fixed)
+    assert table.compose("American Institute of Physics") == "Aretalvan Institute of Kriqbayus"
+    assert table.compose("American Center for Physics") == "Aretalvan Center for Grer"

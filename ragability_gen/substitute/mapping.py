@@ -653,6 +653,13 @@ def _named_only(ent: Entity, words: Sequence[str], out: list[int]) -> list[int]:
     return [i for i in out if i not in described]
 
 
+def _describing(ent: Entity) -> set[int]:
+    """The indexes of the words of ``ent`` that say what it is and stay (see ``_named_only``)."""
+    words = [ent.surface[a:b] for a, b in parts(ent.surface)]
+    out = [i for i, w in enumerate(words) if not _kept(w, i == 0)]
+    return set(out) - set(_named_only(ent, words, out))
+
+
 def _designator(word: str) -> bool:
     low = word.casefold()
     return low in GENERIC and low not in _OF_WORKS and low not in PERIOD_DESIGNATORS or low in _BUSINESSES
@@ -861,13 +868,15 @@ def _initial(ent: Entity, word: str, i: int) -> bool:
 
 
 def _own_word(ent: Entity, word: str, i: int) -> bool:
-    """True for a word that changes in the name ``ent`` only: a title's kept word (``_title_own``) or a designator of
+    """True for a word that changes in the name ``ent`` only: a title's kept word (``_title_own``), a designator of
     a country's name that changes for want of another part ("United" of "United Kingdom" and of "United States",
     which would otherwise become one pair, "Brod Kingdom" and "Brod States", and take "United" from "United Nations"
-    too). A country's other words are one in every name ("Chile" of "Republic of Chile" and "República de Chile",
-    "Timor" of "East Timor" and "Timor Sea")."""
-    return _title_own(ent, word, i) or (len(parts(ent.surface)) > 1 and _kept(word, i == 0)
-                                        and country_of(ent.surface) is not None)
+    too), or a word saying what a body is that its letters changed (``_describing``). A country's other words are one
+    in every name ("Chile" of "Republic of Chile" and "República de Chile", "Timor" of "East Timor" and "Timor
+    Sea")."""
+    return (_title_own(ent, word, i) or (len(parts(ent.surface)) > 1 and _kept(word, i == 0)
+                                         and country_of(ent.surface) is not None)
+            or ent.label in _DESCRIBED and i in _describing(ent))  # changed for its letters (_describing_redrawn)
 
 
 def _title_own(ent: Entity, word: str, i: int) -> bool:
@@ -1174,9 +1183,7 @@ def _describing_redrawn(table: Table, surface: str, letters: str, other: Entity,
     if other.label not in _DESCRIBED:
         return []
     words = [other.surface[a:b] for a, b in parts(other.surface)]
-    out = [i for i, w in enumerate(words) if not _kept(w, i == 0)]
-    kept = set(out) - set(_named_only(other, words, out))  # the words saying what it is
-    word = next((words[i] for i in sorted(kept, reverse=True)
+    word = next((words[i] for i in sorted(_describing(other), reverse=True)
                  if not _designator(words[i]) and norm(words[i]) not in table.part_map), None)
     if word is None:
         return []
