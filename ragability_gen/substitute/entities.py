@@ -87,7 +87,7 @@ TITLES = ABBREVIATED_TITLES | frozenset(
                    "councillor councilor alderman congressman congresswoman commander commodore brigadier corporal "
                    "dean provost rector vicar pastor deacon abbot friar doctor emir caliph raja maharaja kaiser "
                    "pharaoh consul registrar comptroller bursar solicitor prosecutor attorney auditor curator "
-                   "librarian headmaster headmistress plenipotentiary".split())
+                   "librarian headmaster headmistress".split())
 _NAMING_TITLES = ABBREVIATED_TITLES | frozenset("king queen lady lord".split())
 """Titles that end names of ordinary words as often as offices ("The Lion King", "Electric Lady", "Lake Shore Dr")."""
 SUFFIXES = frozenset("jr sr jnr snr".split())
