@@ -576,8 +576,10 @@ def _fix(table: Table, ent: Entity, new: str, distinctive: Sequence[int]) -> boo
     for i, ((a, b), (c, d)) in enumerate(zip(old_parts, new_parts, strict=True)):
         if norm(ent.surface[a:b]) == norm(new[c:d]):
             continue
-        if _own_word(ent, ent.surface[a:b], i) or b - a == 1:  # a letter changes in its name only: an initial,
-            table.own.setdefault(ent.key, {})[norm(ent.surface[a:b])] = new[c:d]  # also of a person named inside
+        if (_own_word(ent, ent.surface[a:b], i) or b - a == 1 or ent.label in _DESCRIBED and i in _describing(ent)):
+            # a letter changes in its name only (an initial, also of a person named inside), and so does a word
+            # saying what a body is that its letters changed (see _describing_redrawn)
+            table.own.setdefault(ent.key, {})[norm(ent.surface[a:b])] = new[c:d]
         else:
             known = table.part_map.get(norm(ent.surface[a:b]))
             if known is None or norm(known) != norm(new[c:d]) or known.isupper():  # "Conie" of "Rai DMB", not the
@@ -654,8 +656,12 @@ def _named_only(ent: Entity, words: Sequence[str], out: list[int]) -> list[int]:
 
 
 def _describing(ent: Entity) -> set[int]:
-    """The indexes of the words of ``ent`` that say what it is and stay (see ``_named_only``)."""
+    """The indexes of the words of ``ent`` that say what it is and stay (see ``_named_only``); none in an award's name
+    or a person's, which ``_distinctive`` judges otherwise."""
     words = [ent.surface[a:b] for a, b in parts(ent.surface)]
+    if (ent.label not in _DESCRIBED or any(w.casefold() in AWARDS for w in words[1:])
+            or ent.label in ("ORG", "FAC") and not _named_day(ent, words) and person_shaped(list(words))):
+        return set()
     out = [i for i, w in enumerate(words) if not _kept(w, i == 0)]
     return set(out) - set(_named_only(ent, words, out))
 
@@ -868,15 +874,13 @@ def _initial(ent: Entity, word: str, i: int) -> bool:
 
 
 def _own_word(ent: Entity, word: str, i: int) -> bool:
-    """True for a word that changes in the name ``ent`` only: a title's kept word (``_title_own``), a designator of
+    """True for a word that changes in the name ``ent`` only: a title's kept word (``_title_own``) or a designator of
     a country's name that changes for want of another part ("United" of "United Kingdom" and of "United States",
     which would otherwise become one pair, "Brod Kingdom" and "Brod States", and take "United" from "United Nations"
-    too), or a word saying what a body is that its letters changed (``_describing``). A country's other words are one
-    in every name ("Chile" of "Republic of Chile" and "República de Chile", "Timor" of "East Timor" and "Timor
-    Sea")."""
-    return (_title_own(ent, word, i) or (len(parts(ent.surface)) > 1 and _kept(word, i == 0)
-                                         and country_of(ent.surface) is not None)
-            or ent.label in _DESCRIBED and i in _describing(ent))  # changed for its letters (_describing_redrawn)
+    too). A country's other words are one in every name ("Chile" of "Republic of Chile" and "República de Chile",
+    "Timor" of "East Timor" and "Timor Sea")."""
+    return _title_own(ent, word, i) or (len(parts(ent.surface)) > 1 and _kept(word, i == 0)
+                                        and country_of(ent.surface) is not None)
 
 
 def _title_own(ent: Entity, word: str, i: int) -> bool:
