@@ -576,7 +576,7 @@ def _fix(table: Table, ent: Entity, new: str, distinctive: Sequence[int]) -> boo
     for i, ((a, b), (c, d)) in enumerate(zip(old_parts, new_parts, strict=True)):
         if norm(ent.surface[a:b]) == norm(new[c:d]):
             continue
-        if (_own_word(ent, ent.surface[a:b], i) or b - a == 1 or ent.label in _DESCRIBED and i in _describing(ent)):
+        if _own_word(ent, ent.surface[a:b], i) or b - a == 1 or i in _describing(ent):
             # a letter changes in its name only (an initial, also of a person named inside), and so does a word
             # saying what a body is that its letters changed (see _describing_redrawn)
             table.own.setdefault(ent.key, {})[norm(ent.surface[a:b])] = new[c:d]
@@ -1184,8 +1184,6 @@ def _describing_redrawn(table: Table, surface: str, letters: str, other: Entity,
     "American Center for Physics" beside "American Institute of Physics"), else drawn up to ``_REDRAWS`` times; none,
     and the word stays, where no draw gives any. "Utah Transit Authority" ("UTA") -> "Chrien Transit Authority" makes
     "CTA", a real acronym; "Chrien Ablenz Authority" makes "CAA"."""
-    if other.label not in _DESCRIBED:
-        return []
     words = [other.surface[a:b] for a, b in parts(other.surface)]
     word = next((words[i] for i in sorted(_describing(other), reverse=True)
                  if not _designator(words[i]) and norm(words[i]) not in table.part_map), None)
