@@ -1145,6 +1145,13 @@ def _opener(text: str, ps: Sequence[tuple[int, int]], is_name: NameTest) -> bool
     return len(ps) >= 2 and opening_word(text, ps[0][0], ps[0][1], [text[c:d] for c, d in ps[1:]], is_name.classes)
 
 
+def _plain_capitalised(word: str) -> bool:
+    """True for a capitalised ordinary word that is no designator, title, known or given name, nor a dictionary's
+    proper entry: one that may stand before a name without being part of it ("Following", "Mysterious")."""
+    return (word[:1].isupper() and word[1:].islower() and ordinary(word) and not _kept(word, True)
+            and not is_known_name(word) and not is_given_name(word) and not is_proper_entry(word))
+
+
 def _adjective_before_place(text: str, ps: Sequence[tuple[int, int]], classes: Callable[[str], frozenset[str]]
                             ) -> bool:
     """True when the first of the parts ``ps`` of an NER place is an ordinary adjective before a country's, state's or
@@ -1154,8 +1161,7 @@ def _adjective_before_place(text: str, ps: Sequence[tuple[int, int]], classes: C
     if len(ps) < 2:
         return False
     w, rest, whole = text[slice(*ps[0])], text[ps[1][0]:ps[-1][1]], text[ps[0][0]:ps[-1][1]]
-    return (w[:1].isupper() and w[1:].islower() and ordinary(w) and "adj" in classes(w) and not _kept(w, True)
-            and not is_known_name(w) and not is_given_name(w) and not is_proper_entry(w)
+    return (_plain_capitalised(w) and "adj" in classes(w)
             and rest in place_names() and not is_word(rest.lower()) and not is_given_name(rest)
             and not all(_kept(r, False) for r in rest.split())
             and whole not in place_names() and whole not in city_names())
@@ -1170,9 +1176,7 @@ def opening_word(text: str, start: int, end: int, rest: Sequence[str], classes: 
     entry, nor before designators alone ("Black Sea", "Liberal Party": the adjective is the name there). ``classes``
     gives the word classes English has for a word."""
     w = text[start:end]
-    if not (w[:1].isupper() and w[1:].islower() and sentence_start(text, start) and ordinary(w)
-            and not _kept(w, True) and not is_known_name(w) and not is_given_name(w) and not is_proper_entry(w)
-            and any(not _kept(r, False) for r in rest)):
+    if not (_plain_capitalised(w) and sentence_start(text, start) and any(not _kept(r, False) for r in rest)):
         return False
     kinds = classes(w)
     return "adv" in kinds or w.endswith("ing") or "adj" in kinds and any(

@@ -650,8 +650,8 @@ def symbols_after_words(text: str) -> list[tuple[int, int]]:
     out = []
     for m in _SYMBOL_AFTER.finditer(text):
         word, symbol = m[1], m[2].lower()
-        if symbol[0] == word[0] and re.search(".*?".join(map(re.escape, symbol[1:])), word[1:]) is not None \
-                and is_common(word, TERM_RARE_ZIPF):
+        later = iter(word[1:])  # the symbol's later letters in order: each found after the one before it
+        if symbol[0] == word[0] and all(c in later for c in symbol[1:]) and is_common(word, TERM_RARE_ZIPF):
             out.append((m.start(2), m.end(2)))
     return out
 

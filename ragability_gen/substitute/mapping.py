@@ -131,6 +131,7 @@ class Table:
             "Best in Show"), by part key -> the word replacing them in that title only: "Red Sea" and "Dog Show"
             keep theirs; and of a body whose letters follow it -> the word saying what it is, changed in that name
             alone where the letters need it ("Transit" of "Utah Transit Authority", see ``_describing_redrawn``).
+        describing: Entity key of a body -> the indexes of its words that say what it is and stay (``_named_only``).
     """
 
     entities: dict[str, Entity] = field(default_factory=dict)
@@ -144,6 +145,7 @@ class Table:
     lower_regex: re.Pattern[str] | None = None
     written_lower: frozenset[str] = frozenset()
     own: dict[str, dict[str, str]] = field(default_factory=dict)
+    describing: dict[str, frozenset[int]] = field(default_factory=dict)
     _hosts: tuple[dict[str, tuple[str, str]], re.Pattern[str] | None, dict[str, tuple[str, str]]] | None = field(
         default=None, repr=False)
 
@@ -425,7 +427,10 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
     distinct: set[str] = set()  # parts some name has distinct: a name alone too, also where another name changed
     for ent in ranked:  # them only for want of another part ("Racing" of "Chip Ganassi Racing", a person's name to
         words = [ent.surface[a:b] for a, b in parts(ent.surface)]  # NER, beside "Andretti Green Racing"), in a
-        indexes = _distinctive(ent, words)  # first run and when an audit is applied again alike
+        describing: set[int] = set()
+        indexes = _distinctive(ent, words, describing)  # first run and when an audit is applied again alike
+        if describing:
+            table.describing[ent.key] = frozenset(describing)
         if ent.key in (fixed or {}):
             mapped = _fix(table, ent, (fixed or {})[ent.key], indexes)
         else:
@@ -576,7 +581,7 @@ def _fix(table: Table, ent: Entity, new: str, distinctive: Sequence[int]) -> boo
     for i, ((a, b), (c, d)) in enumerate(zip(old_parts, new_parts, strict=True)):
         if norm(ent.surface[a:b]) == norm(new[c:d]):
             continue
-        if _own_word(ent, ent.surface[a:b], i) or b - a == 1 or i in _describing(ent):
+        if _own_word(ent, ent.surface[a:b], i) or b - a == 1 or i in table.describing.get(ent.key, ()):
             # a letter changes in its name only (an initial, also of a person named inside), and so does a word
             # saying what a body is that its letters changed (see _describing_redrawn)
             table.own.setdefault(ent.key, {})[norm(ent.surface[a:b])] = new[c:d]
@@ -589,11 +594,12 @@ def _fix(table: Table, ent: Entity, new: str, distinctive: Sequence[int]) -> boo
     return True
 
 
-def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
+def _distinctive(ent: Entity, words: Sequence[str], describing: set[int] | None = None) -> list[int]:
     """The indexes of the ``words`` of ``ent`` that are replaced: the parts no designator, particle or title keeps,
     a title after a person's name ("Amanda Khan"), and every word of a binomial or rendering. An award keeps its
     field and kind where another word names it ("Nobel Prize in Physics"; "IEEE" of "IEEE Edison Medal" changes),
-    and its own designator ("Year Awards"); no name changes ``HEADS`` ("Queensland Government")."""
+    and its own designator ("Year Awards"); no name changes ``HEADS`` ("Queensland Government"). ``describing``, if
+    given, receives the indexes of the words that stay because they say what a body is (``_named_only``)."""
     if _written_lower(ent):  # "south korea" of a question with no capital is judged as "South Korea"
         words = [w.capitalize() for w in words]
     if ent.label in _WORDS_ARE_NAMES:  # "Panthera leo": the lower-case epithet is as much a name as the genus
@@ -618,7 +624,10 @@ def _distinctive(ent: Entity, words: Sequence[str]) -> list[int]:
     if ent.label == "WORK_OF_ART":  # NER's title keeps what ours does: "I Know You Don't Love Me"
         out = [i for i in out if not _title_kept(said, i)]
     elif not person:
-        out = _named_only(ent, words, out)
+        named = _named_only(ent, words, out)
+        if describing is not None:
+            describing.update(set(out) - set(named))
+        out = named
     if not person and _acronym_before_words(ent, words):
         return [0]  # "SM Entertainment" -> "NJH Entertainment", "CAS Number | 7440-45-1" -> "WKK Number"
     out = [i for i in out if words[i].casefold() not in HEADS]  # none left: see _map_parts
@@ -653,17 +662,6 @@ def _named_only(ent: Entity, words: Sequence[str], out: list[int]) -> list[int]:
             and not any(w.casefold() in _BUSINESSES or w.casefold() in FUNCTION for w in words)):
         return out  # a team's plural after its town; not "London School of Economics"
     return [i for i in out if i not in described]
-
-
-def _describing(ent: Entity) -> set[int]:
-    """The indexes of the words of ``ent`` that say what it is and stay (see ``_named_only``); none in an award's name
-    or a person's, which ``_distinctive`` judges otherwise."""
-    words = [ent.surface[a:b] for a, b in parts(ent.surface)]
-    if (ent.label not in _DESCRIBED or any(w.casefold() in AWARDS for w in words[1:])
-            or ent.label in ("ORG", "FAC") and not _named_day(ent, words) and person_shaped(list(words))):
-        return set()
-    out = [i for i, w in enumerate(words) if not _kept(w, i == 0)]
-    return set(out) - set(_named_only(ent, words, out))
 
 
 def _designator(word: str) -> bool:
@@ -1185,7 +1183,7 @@ def _describing_redrawn(table: Table, surface: str, letters: str, other: Entity,
     and the word stays, where no draw gives any. "Utah Transit Authority" ("UTA") -> "Chrien Transit Authority" makes
     "CTA", a real acronym; "Chrien Ablenz Authority" makes "CAA"."""
     words = [other.surface[a:b] for a, b in parts(other.surface)]
-    word = next((words[i] for i in sorted(_describing(other), reverse=True)
+    word = next((words[i] for i in sorted(table.describing.get(other.key, ()), reverse=True)
                  if not _designator(words[i]) and norm(words[i]) not in table.part_map), None)
     if word is None:
         return []
