@@ -20,6 +20,7 @@ from ragability_gen.substitute.entities import (
     acronym_key_cell,
     counted,
     maker_at,
+    norm,
     opens_plain_cell,
     parts,
     short_month,
@@ -1358,3 +1359,17 @@ def test_an_edited_mapping_keeps_a_describing_word_each_body_changed_for_its_let
     table = build_table(found, maker(), fixed=fixed)
     assert table.compose("American Institute of Physics") == "Aretalvan Institute of Kriqbayus"
     assert table.compose("American Center for Physics") == "Aretalvan Center for Grer"
+
+
+def test_a_name_written_with_and_without_accents_is_one_name() -> None:
+    text = ("KS Teuta Durrës play in Durres; Durrës has a port. México lies south of Texas, and Mexico City is high. "
+            "Afghanistan (Afghānistān) is landlocked.")
+    found = [mention(text, "KS Teuta Durrës", "ORG"), mention(text, "Durres", "GPE"),
+             mention(text, "Mexico City", "GPE"), mention(text, "México", "GPE"), mention(text, "Texas", "GPE"),
+             mention(text, "Afghanistan", "GPE"), mention(text, "Afghānistān", "GPE")]
+    table = build_table(found, maker())
+    assert table.compose("Durrës") == table.compose("Durres") != "Durres"
+    assert table.compose("México") == table.compose("Mexico") != "Mexico"
+    new = rewrite(text, table, [], None, None).new
+    assert not re.search(r"Durr|M[eé]xico|Afgh", new), new
+    assert norm("Йошкар") != norm("Иошкар") and norm("Nguyễn") == "nguyen"  # the marks of Latin letters only

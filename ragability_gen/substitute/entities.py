@@ -8,6 +8,7 @@ marker or unit, not an ordinary word filling a table cell or opening a sentence,
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -203,8 +204,22 @@ def shape(text: str) -> str:
 
 @lru_cache(maxsize=1 << 16)
 def norm(text: str) -> str:
-    """The key two spellings of one name share: ``shape`` and case-folded."""
-    return shape(text).casefold()
+    """The key two spellings of one name share: ``shape``, case-folded and without the accents of Latin letters
+    ("México" and "Mexico", "Dōngníng" and "Dongning" are one name)."""
+    return _unaccented(shape(text).casefold())
+
+
+def _unaccented(text: str) -> str:
+    """``text`` without the marks on its Latin letters; the marks of other scripts stay ("й", "बुद्ध")."""
+    if text.isascii():
+        return text
+    kept, latin = [], False
+    for c in unicodedata.normalize("NFD", text):
+        if not unicodedata.combining(c):
+            latin = c.isascii() and c.isalpha()
+        if not (latin and unicodedata.combining(c)):
+            kept.append(c)
+    return unicodedata.normalize("NFC", "".join(kept))
 
 
 def parts(text: str) -> list[tuple[int, int]]:

@@ -451,7 +451,8 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
         _link_initialisms(table, invent)
         _link_states(table)
         _link_given_initials(table)
-    spelled: dict[str, str] = {}  # a full alias's key -> a spelling (a case-folded key may not match: "ß")
+    spelled: dict[str, dict[str, str]] = {}  # a full alias's key -> its spellings by case-folded shape (a
+    # case-folded key may not match: "ß"; nor one without accents: "Afghānistān")
     for ent in ranked:
         for s in ent.surfaces:
             cased = _cased(table, s, ent.label)
@@ -460,11 +461,12 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
                     table.aliases.setdefault(variant, (ent.key, cased))
                 continue
             table.aliases[norm(s)] = (ent.key, "full")
-            spelled.setdefault(norm(s), s)
+            spelled.setdefault(norm(s), {}).setdefault(shape(s).casefold(), shape(s))
     for ent in ranked:
         _add_partial_aliases(table, ent)
     if table.aliases:
-        ci = [(a, f"(?i:{alias_pattern(spelled[a])})") for a, (_, mode) in table.aliases.items() if mode == "full"]
+        ci = [(a, f"(?i:{alias_pattern(s)})") for a, (_, mode) in table.aliases.items() if mode == "full"
+              for s in sorted(spelled[a].values())]
         cs = [(a, alias_pattern(a)) for a, (_, mode) in table.aliases.items() if mode != "full"]
         alts = [p for _, p in sorted(ci + cs, key=lambda ap: (-len(ap[0]), ap[0]))]
         table.regex = re.compile(WORD_START + "(?P<name>" + "|".join(alts) + r")" + _SUFFIX + WORD_END)
