@@ -1373,3 +1373,13 @@ def test_a_name_written_with_and_without_accents_is_one_name() -> None:
     new = rewrite(text, table, [], None, None).new
     assert not re.search(r"Durr|M[eé]xico|Afgh", new), new
     assert norm("Йошкар") != norm("Иошкар") and norm("Nguyễn") == "nguyen"  # the marks of Latin letters only
+
+
+def test_a_body_named_by_words_saying_what_it_is_changes_its_first_word() -> None:
+    text = "The Finance Sector Union struck; the Court of Appeal sat; the Golden State Warriors won."
+    names = [("Finance Sector Union", "ORG"), ("Court of Appeal", "ORG"), ("Golden State Warriors", "ORG")]
+    table = build_table([mention(text, name, label) for name, label in names], maker())
+    union, court, team = (table.compose(name) for name, _ in names)
+    assert union.endswith(" Sector Union") and not union.startswith("Finance"), union
+    assert court.startswith("Court of ") and court != "Court of Appeal"  # one word: it changes
+    assert "Warriors" not in team  # a team's plural changes with its town

@@ -654,10 +654,11 @@ def _named_only(ent: Entity, words: Sequence[str], out: list[int]) -> list[int]:
     word is a name ("Epic" of "Epic/Sony Music Entertainment", "San" of "The Bridge of San Luis Rey"). A team's name
     has no designator ("Philadelphia Eagles"), or one inside its town's name only, before the plural it ends with
     ("Kansas City Chiefs", "New York Giants"; not "Danish Academy of Sciences"): it changes whole; so does a title NER
-    calls an organisation ("Saving Private Ryan")."""
+    calls an organisation ("Saving Private Ryan"). A name of such words alone changes the first of them ("Finance" of
+    "Finance Sector Union", "Rural" of "Rural Fire Service")."""
     if ent.label not in _DESCRIBED or not any(_designator(w) for w in words):
         return out
-    first = next((i for i in out if not _describes(words[i])), len(words))
+    first = next((i for i in out if not _describes(words[i])), out[0] if len(out) > 1 else len(words))
     described = [i for i in out if i > first and _describes(words[i])]
     last = words[-1]
     if (described == [len(words) - 1] and last.endswith("s") and not _designator(last)
