@@ -345,3 +345,12 @@ def test_an_audit_applied_again_keeps_a_part_another_name_has_distinct_and_initi
     assert rewrite(text, again, [], None, None).new == rewrite(text, first, [], None, None).new
     assert "| Racing |" not in rewrite(text, first, [], None, None).new
     assert again.compose("M. Pillai & S. Gopal").split(" & ")[1].startswith("S. ")  # no other name's initial
+
+
+def test_the_scan_does_not_suspect_the_words_a_body_s_name_keeps() -> None:
+    inst = make(["Members of the Finance Sector Union will strike at Westpac on Tuesday, the union said.",
+                 "The Finance Sector Union called off the strike at Westpac in Sydney."],
+                "Did the Finance Sector Union strike at Westpac?")
+    out = substitute_instances([inst], seed=2)
+    assert has_word("Sector Union", out.instances[0]) and not has_word("Finance", out.instances[0])
+    assert out.audit[0]["suspects"] == []  # "Sector" stays on purpose: no name left behind

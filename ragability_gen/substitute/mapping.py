@@ -164,6 +164,17 @@ class Table:
                 out.append((at + a, at + b, styled(new, text[a:b])))
         return out
 
+    def kept_describing(self) -> set[str]:
+        """The words that say what a body is that stay (``describing``), by ``norm``: no names left behind."""
+        out = set()
+        for key, indexes in self.describing.items():
+            if key in self.entities:
+                surface = self.entities[key].surface
+                words = [norm(surface[a:b]) for a, b in parts(surface)]
+                out |= {words[i] for i in indexes if words[i] not in self.part_map
+                        and words[i] not in self.own.get(key, {})}
+        return out
+
     def _own_inside(self, keys: Sequence[str]) -> dict[int, str]:
         """Index of a part of a text (its parts' ``keys``) -> the word a name with words of its own that the text holds
         gives it: the initials of "J. R. R. Tolkien" change for that name alone, also inside "J. R. R. Tolkien
