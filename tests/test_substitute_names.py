@@ -23,7 +23,7 @@ from ragability_gen.substitute.entities import (
     norm,
     opens_plain_cell,
     parts,
-    short_month,
+    short_date,
     styled,
     trim,
 )
@@ -764,10 +764,12 @@ def test_a_dictionary_word_filling_an_item_beside_one_of_lower_case_words_is_no_
     ("Dec Marlow signed in Ostrava", False),  # no number beside it: a name
     ("Month | Jan | Feb | Mar | Year", True),  # a climate table's column
     ("Dec Marlow | Ostrava", False),
+    ("2018 date | Fri 24 Aug to Mon 27 Aug", True),  # a weekday written short
+    ("Fri Marlow signed in Ostrava", False),
 ])
-def test_a_short_month_beside_a_number_or_alone_in_a_cell_is_a_date(text: str, expected: bool) -> None:
-    m = re.search(r"\b(Dec|Sept|Mar)\b", text)
-    assert m is not None and short_month(text, m.start(), m.end()) is expected
+def test_a_short_month_or_weekday_beside_a_number_or_alone_in_a_cell_is_a_date(text: str, expected: bool) -> None:
+    m = re.search(r"\b(Dec|Sept|Mar|Fri)\b", text)
+    assert m is not None and short_date(text, m.start(), m.end()) is expected
 
 
 def test_modern_words_are_dictionary_words_and_names_are_not_their_forms() -> None:

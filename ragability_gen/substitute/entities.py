@@ -823,7 +823,7 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or words[0].casefold() in HEADS
                                 or _kept(words[0], True) or unit_at(text, s, e) or counted(text, s, e)
                                 or opens_plain_item(text, s, e)  # "Known for | Oldest living cat" (NER's people)
-                                or short_month(text, s, e)
+                                or short_date(text, s, e)
                                 or _NUMBERED.match(text, e) is not None and len(words[0]) <= 4  # "Op. 125"
                                 or numbered_thing(text, s, e)):
             continue
@@ -1544,14 +1544,18 @@ def numbered_thing(text: str, start: int, end: int) -> bool:
             and is_common(word, TERM_ZIPF) and not is_known_name(word) and not known_place(word))
 
 
-def short_month(text: str, start: int, end: int) -> bool:
-    """True for a month (``dates.MONTHS``, also written short) beside a number ("13 Dec 2008", "Sept. 4") or alone
-    in a table cell ("| Month | Jan | Feb | Mar |" of a climate table): a date or a column, no name ("Jan Novak" is
-    one)."""
-    return text[start:end].casefold().rstrip(".") in MONTHS and (
+def short_date(text: str, start: int, end: int) -> bool:
+    """True for a month (``dates.MONTHS``, also written short) or a weekday written short beside a number ("13 Dec
+    2008", "Sept. 4", "Fri 24 Aug") or alone in a table cell ("| Month | Jan | Feb | Mar |" of a climate table): a
+    date or a column, no name ("Jan Novak" is one)."""
+    low = text[start:end].casefold().rstrip(".")
+    return (low in MONTHS or low in _SHORT_WEEKDAYS) and (
         _NUMBER_AFTER.match(text, end + (text[end:end + 1] == ".")) is not None
         or _NUMBER_BEFORE.search(text[max(0, start - 12):start]) is not None
         or fills_cell(text, start, end))
+
+
+_SHORT_WEEKDAYS = frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
 
 
 def dated(text: str, start: int, end: int) -> bool:
@@ -1696,7 +1700,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
                 out.append(Mention(field_name, *item, text[slice(*item)], "PROPN"))  # words; "Atoms for Peace" of
             continue  # two runs is one
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
-                or len(words) == 1 and (short_month(text, s, e) or counted(text, s, e) or measure_at(text, s, e))
+                or len(words) == 1 and (short_date(text, s, e) or counted(text, s, e) or measure_at(text, s, e))
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
                 or label_words(words, text, s, e)):
             continue

@@ -39,6 +39,7 @@ from .entities import (
     ordinary_written_words,
     parts,
     position_cell,
+    short_date,
     work_kind_at,
 )
 from .kinds import plain_terms, scripts, term_codes
@@ -80,6 +81,7 @@ def _unnamed(text: str, start: int, end: int) -> bool:
     its number ("Hangar 12", "String Quartet No. 8"), a word of an award's category ("Best Rebounder:"), a player's
     position in a column headed "Position" ("| LHP |"), a degree or a spelled-out term (``plain_terms``): no name."""
     return (measure_at(text, start, end) or numbered_thing(text, start, end) or work_kind_at(text, start, end)
+            or short_date(text, start, end)
             or category_before(text, start, end) or position_cell(text, start, end)
             or any(a <= start < b for a, b in plain_terms(text)))
 
