@@ -121,7 +121,7 @@ GENERIC = frozenset("""
     building stadium arena theatre theater hospital clinic center centre school college university institute
     academy observatory laboratory laboratories railway railways hotel motel resort casino plaza mall pier cemetery
     memorial raceway prison penitentiary jail
-    company corporation corp inc ltd llc plc group sons brothers bros partners associates bank club team party council
+    company corporation corp inc ltd llc plc group sons brothers partners associates bank club team party council
     committee commission court parliament congress senate assembly army navy force forces guard guards corps marine
     marines fleet battalion battalions regiment regiments brigade brigades squadron squadrons platoon division
     divisions infantry cavalry artillery airborne armoured armored ministry department office
@@ -131,7 +131,7 @@ GENERIC = frozenset("""
     radio television tv fm network studios orchestra choir ensemble ep lp dj
     language languages dialect dialects
     war battle siege treaty act law convention agreement accord conference revolution rebellion uprising campaign
-    expedition crisis championship championships cup final games festival fest grand prix award prize medal trophy
+    expedition crisis championship championships cup final games festival fest grand award prize medal trophy
     tournament marathon derby hurricane typhoon cyclone operation flood earthquake famine plague riot riots disaster
     tsunami eruption
     open time bill code charter constitution amendment statute decree edict resolution directive regulation
