@@ -1402,3 +1402,14 @@ def test_grand_is_a_designator() -> None:
     slam, duchy = table.compose("Grand Slam"), table.compose("Grand Duchy of Tuscany")
     assert slam.startswith("Grand ") and slam != "Grand Slam", slam
     assert duchy.startswith("Grand Duchy of ") and not duchy.endswith("Tuscany"), duchy
+
+
+def test_a_code_of_two_letters_gets_two_letters() -> None:
+    make = maker(3)
+    originals = ("US", "UK", "EU", "DC", "NP", "UN", "AI", "TV")
+    codes = [make("acronym", original) for original in originals]
+    assert all(len(code) == 2 and code.isupper() and code[0] != code[1] for code in codes), codes
+    assert not any(state_letters_taken(code) or code[0] == o[0] or code[1] == o[1]
+                   for code, o in zip(codes, originals, strict=True))
+    assert [vowel_sound(code) for code in codes] == [vowel_sound(o) for o in originals]  # "an EU law" -> "an HJ law"
+    assert len(make("acronym", "IBM")) == 3

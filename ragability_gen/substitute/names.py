@@ -428,6 +428,18 @@ def state_letters_taken(letters: str) -> bool:
     return letters in us_states() or letters in codes() or letters.lower() in web2_lexicon()
 
 
+_PAIR_ZIPF = 3.3
+"""Two letters at least this common are a known code or word ("TV", "UK", "ok"): wordfreq lists every pair."""
+
+
+def _free_pair(word: str, original: str) -> bool:
+    """True for two capitals that may stand for a replaced code of two letters: no common code or word
+    (``_PAIR_ZIPF``), no state's or country's code (``state_letters_taken``), no letter twice, and neither letter
+    where the original has it ("US" -> "VK", not "UK", "UZ" or "VV")."""
+    return (zipf_en(word) < _PAIR_ZIPF and not state_letters_taken(word) and word[0] != word[1]
+            and all(a != b for a, b in zip(word, original.upper(), strict=False)))
+
+
 def invent(fake: Any, style: str, original: str, taken: set[str], tries: int = 500) -> str:
     """A new name part in ``style`` (one of STYLES) to replace ``original``.
 
@@ -459,9 +471,14 @@ def invent(fake: Any, style: str, original: str, taken: set[str], tries: int = 5
             if word != original and word.lower() not in taken and not state_letters_taken(word):
                 return word
             continue
-        if not word or len(word) < 3 or word.lower() in taken or word.lower().startswith("mc"):
+        pair = style == "acronym" and word is not None and len(word) == 2  # "U.S." -> "V.K.": two letters stay two
+        if not word or len(word) < 3 and not pair or word.lower() in taken or word.lower().startswith("mc"):
             continue
         if vowel_sound(word) != vowel or attempt < tries // 2 and style != "acronym" and letter_sound(word) != letter:
+            continue
+        if pair:
+            if _free_pair(word, original):
+                return word
             continue
         if any(c * 3 in word for c in set(word)) or _near(word, low_original) or is_real(word):
             continue
