@@ -296,6 +296,15 @@ def test_a_common_word_in_lower_case_is_no_suspect() -> None:
     assert [(s.text, s.kind) for s in suspects] == [("Ballymore", "name")]
 
 
+def test_a_sport_s_word_a_team_keeps_is_no_suspect() -> None:
+    from ragability_gen.substitute.scan import scan
+
+    old = "Chip Ganassi Racing beat Panther Racing."
+    new = "Kolou Boweij Racing beat Brecka Racing."
+    suspects = scan({"c": old}, {"c": new}, {"chip", "ganassi", "panther", "racing"}, {"kolou", "boweij", "brecka"}, {})
+    assert suspects == []  # "Racing" names nothing alone
+
+
 def test_a_broken_word_is_restored_only_where_its_original_is_an_english_word() -> None:
     from ragability_gen.substitute.review import Finding, plan
 

@@ -1413,3 +1413,13 @@ def test_a_code_of_two_letters_gets_two_letters() -> None:
                    for code, o in zip(codes, originals, strict=True))
     assert [vowel_sound(code) for code in codes] == [vowel_sound(o) for o in originals]  # "an EU law" -> "an HJ law"
     assert len(make("acronym", "IBM")) == 3
+
+
+def test_a_team_ner_calls_a_person_keeps_its_sport_s_word() -> None:
+    text = "Chip Ganassi Racing and Panther Racing beat Andretti Green Racing; Joe Hockey watched."
+    names = [("Chip Ganassi Racing", "PERSON"), ("Panther Racing", "PERSON"), ("Andretti Green Racing", "ORG"),
+             ("Joe Hockey", "PERSON")]
+    table = build_table([mention(text, name, label) for name, label in names], maker())
+    new = rewrite(text, table, [], None, None).new
+    assert new.count(" Racing") == 3 and not re.search(r"Chip|Ganassi|Panther|Andretti", new), new
+    assert "Hockey" not in new and "Joe" not in new, new  # a person's family name

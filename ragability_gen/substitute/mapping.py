@@ -73,6 +73,7 @@ from .names import (
     is_given_name,
     is_known_name,
     is_proper_entry,
+    is_surname,
     is_word,
     person_shaped,
     state_letters_taken,
@@ -623,7 +624,7 @@ def _distinctive(ent: Entity, words: Sequence[str], describing: set[int] | None 
             if ent.label in ("TITLE", "WORK_OF_ART") else [])
     if ent.label == "TITLE":  # "Brothers in Arms", "The Old Man and the Sea": no designators in a title
         return [i for i, w in enumerate(words) if len(w) > 1 and w[:1].isupper() and not _title_kept(said, i)]
-    person = not _named_day(ent, words) and (
+    person = not _named_day(ent, words) and not _sport_team(ent, words) and (
         ent.label == "PERSON" or (ent.label in ("ORG", "FAC", "PROPN") and person_shaped(list(words))))
     lead = next((i for i, w in enumerate(words) if w.casefold() not in TITLES), len(words))
     tails = _syllable_tails(ent.surface)
@@ -727,6 +728,13 @@ def _named_day(ent: Entity, words: Sequence[str]) -> bool:
     NER nor a given name opening it calls a person's ("Saṅgha Day"; "Paul Day" and "Charlie Day" change whole)."""
     return len(words) >= 2 and words[-1] in ("Day", "Eve") and (
         " ".join(words) in holiday_names() or ent.label != "PERSON" and not is_given_name(words[0]))
+
+
+def _sport_team(ent: Entity, words: Sequence[str]) -> bool:
+    """True for a team NER calls a person, named by its owner and ending with its sport's word, which stays ("Chip
+    Ganassi Racing", "Panther Racing"); not a person whose family name is such a word ("Joe Hockey")."""
+    return (ent.label == "PERSON" and len(words) >= 2 and words[-1].casefold() in SPORTS and not is_surname(words[-1])
+            and (len(words) >= 3 or not is_given_name(words[0])))
 
 
 def _title_kept(words: Sequence[str], i: int) -> bool:
