@@ -1423,3 +1423,15 @@ def test_a_team_ner_calls_a_person_keeps_its_sport_s_word() -> None:
     new = rewrite(text, table, [], None, None).new
     assert new.count(" Racing") == 3 and not re.search(r"Chip|Ganassi|Panther|Andretti", new), new
     assert "Hockey" not in new and "Joe" not in new, new  # a person's family name
+
+
+def test_designators_of_events_and_documents_stay() -> None:
+    text = ("The Capture of Fort Ticonderoga came before the Declaration of Rights and Grievances, the Norman Conquest "
+            "and the Kyoto Protocol.")
+    names = [("Capture of Fort Ticonderoga", "EVENT"), ("Declaration of Rights and Grievances", "EVENT"),
+             ("Norman Conquest", "EVENT"), ("Kyoto Protocol", "LAW")]
+    table = build_table([mention(text, name, label) for name, label in names], maker())
+    capture, declaration, conquest, protocol = (table.compose(name) for name, _ in names)
+    assert capture.startswith("Capture of Fort ") and "Ticonderoga" not in capture, capture
+    assert declaration.startswith("Declaration of ") and "Grievances" not in declaration, declaration
+    assert conquest.endswith(" Conquest") and protocol.endswith(" Protocol"), (conquest, protocol)

@@ -131,10 +131,12 @@ GENERIC = frozenset("""
     radio television tv fm network studios orchestra choir ensemble ep lp dj
     language languages dialect dialects
     war battle siege treaty act law convention agreement accord conference revolution rebellion uprising campaign
+    capture invasion conquest restoration
     expedition crisis championship championships cup final games festival fest grand award prize medal trophy
     tournament marathon derby hurricane typhoon cyclone operation flood earthquake famine plague riot riots disaster
     tsunami eruption
     open time bill code charter constitution amendment statute decree edict resolution directive regulation
+    declaration covenant protocol pact compact
     rms hms uss ss mv hmas
     article section chapter clause paragraph part volume appendix annex figure verse episode season list lists
     round stage phase side end police ombudsman authority service government governments administration cabinet
