@@ -1435,3 +1435,12 @@ def test_designators_of_events_and_documents_stay() -> None:
     assert capture.startswith("Capture of Fort ") and "Ticonderoga" not in capture, capture
     assert declaration.startswith("Declaration of ") and "Grievances" not in declaration, declaration
     assert conquest.endswith(" Conquest") and protocol.endswith(" Protocol"), (conquest, protocol)
+
+
+def test_a_word_joined_by_a_dash_to_a_body_s_name_is_part_of_it() -> None:
+    text = "Mi-Jack Conquest Racing hired drivers from the Seattle-Tacoma International Airport Authority."
+    names = [("Mi-Jack Conquest Racing", "ORG"), ("Seattle-Tacoma International Airport Authority", "ORG")]
+    table = build_table([mention(text, name, label) for name, label in names], maker())
+    team, airport = (table.compose(name) for name, _ in names)
+    assert "Jack" not in team and team.endswith(" Conquest Racing"), team
+    assert "Seattle" not in airport and airport.endswith(" International Airport Authority"), airport

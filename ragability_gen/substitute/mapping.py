@@ -671,7 +671,9 @@ def _named_only(ent: Entity, words: Sequence[str], out: list[int]) -> list[int]:
     if ent.label not in _DESCRIBED or not any(_designator(w) for w in words):
         return out
     first = next((i for i in out if not _describes(words[i])), out[0] if len(out) > 1 else len(words))
-    described = [i for i in out if i > first and _describes(words[i])]
+    spans = parts(ent.surface)
+    described = [i for i in out if i > first and _describes(words[i])  # not "Jack" of "Mi-Jack Conquest Racing"
+                 and ent.surface[spans[i - 1][1]:spans[i][0]] not in ("-", "–", "/")]
     last = words[-1]
     if (described == [len(words) - 1] and last.endswith("s") and not _designator(last)
             and not any(w.casefold() in _BUSINESSES or w.casefold() in FUNCTION for w in words)):
