@@ -1444,3 +1444,16 @@ def test_a_word_joined_by_a_dash_to_a_body_s_name_is_part_of_it() -> None:
     team, airport = (table.compose(name) for name, _ in names)
     assert "Jack" not in team and team.endswith(" Conquest Racing"), team
     assert "Seattle" not in airport and airport.endswith(" International Airport Authority"), airport
+
+
+def test_a_person_s_name_ner_calls_a_body_gets_a_person_s_name() -> None:
+    text = "Knowles and Emily signed with Mercury; Paris stayed."
+    names = [("Knowles", "ORG"), ("Emily", "PROPN"), ("Paris", "ORG")]
+    styles: list[tuple[str, str]] = []
+
+    def make(style: str, original: str) -> str:
+        styles.append((original, style))
+        return "Vendal"
+
+    build_table([mention(text, name, label) for name, label in names], make)
+    assert dict(styles) == {"Knowles": "family", "Emily": "given", "Paris": "org"}

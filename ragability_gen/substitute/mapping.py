@@ -72,6 +72,7 @@ from .names import (
     is_common,
     is_given_name,
     is_known_name,
+    is_place_name,
     is_proper_entry,
     is_surname,
     is_word,
@@ -826,6 +827,9 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
             style = "word"
         elif ent.label == "PERSON":
             style = "family" if i == replace[-1] else "given"
+        elif ent.label in ("ORG", "PROPN") and len(spans) == 1 and _person_s_word(w):
+            style = "given" if is_given_name(w) else "family"  # "Knowles", "Emily" NER calls bodies: a person's
+            # name still, never "Chtshire"
         else:
             style = _STYLE.get(ent.label, "org")
         if _DOCTRINE.fullmatch(w) and style not in ("acronym", "word") and (is_proper_entry(w) or not is_word(w)):
@@ -842,6 +846,11 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
         else:
             table.part_map[key] = new
     return True
+
+
+def _person_s_word(word: str) -> bool:
+    """True for a given or family name in Faker's lists that is no place's name ("Knowles", "Emily"; not "Paris")."""
+    return (is_given_name(word) or is_surname(word)) and not known_place(word) and not is_place_name(word)
 
 
 _DOCTRINE = re.compile(r"[A-Z][a-z]{2,}ism")
