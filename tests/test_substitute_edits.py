@@ -340,19 +340,19 @@ def test_a_given_mapping_finds_the_plural_it_recorded() -> None:
 
 
 def test_an_audit_applied_again_keeps_a_part_another_name_has_distinct_and_initials_in_their_names() -> None:
-    """'Racing' is distinct in 'Chip Ganassi Racing' (a person's name to NER) and a sport's word in 'Andretti Green
-    Racing': alone it is a name in both runs. A person's initial changed inside a longer name is no part of others."""
+    """'Hockey' is distinct in 'Joe Hockey' (a person's family name) and a sport's word in 'Eltham Hockey Club': alone
+    it is a name in both runs. A person's initial changed inside a longer name is no part of others."""
     from test_substitute_names import table_of
 
-    names = (("Chip Ganassi Racing", "PERSON"), ("Andretti Green Racing", "ORG"), ("S. Rajeswara Rao", "PERSON"),
+    names = (("Joe Hockey", "PERSON"), ("Eltham Hockey Club", "ORG"), ("S. Rajeswara Rao", "PERSON"),
              ("Lalitha Venkatraman & S. Rajeswara Rao", "ORG"), ("M. Pillai & S. Gopal", "ORG"))
     first = table_of(*names)
     found = [Mention("contexts/1", 0, len(text), text, label) for text, label in names]
     again = build_table(found, lambda style, original: "Unused",
                         fixed={norm(text): first.compose(text) for text, _ in names})
-    text = "| Racing | Results |\n| Lalitha Venkatraman & S. Rajeswara Rao | M. Pillai & S. Gopal |"
+    text = "| Hockey | Results |\n| Lalitha Venkatraman & S. Rajeswara Rao | M. Pillai & S. Gopal |"
     assert rewrite(text, again, [], None, None).new == rewrite(text, first, [], None, None).new
-    assert "| Racing |" not in rewrite(text, first, [], None, None).new
+    assert "| Hockey |" not in rewrite(text, first, [], None, None).new
     assert again.compose("M. Pillai & S. Gopal").split(" & ")[1].startswith("S. ")  # no other name's initial
 
 
