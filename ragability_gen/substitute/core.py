@@ -563,9 +563,9 @@ class _Group:
     def prepare_scan(self) -> None:
         """The input's name words and the invented words, which the leak scan compares the output with."""
         if self.names is None:
-            self.names = input_names(self.texts, {t: self.infos[t].ents for t in self.texts}) - {
-                w.casefold() for w in self.plain} - self.table.kept_describing()  # "Social" of "Social workers",
-            # which NER called a people; "Film" of "Seattle International Film Festival", which the mapping keeps
+            plain = {w.casefold() for w in self.plain}  # "Social" of "Social workers", which NER called a people
+            kept = self.table.kept_describing()  # "Film" of "Seattle International Film Festival": the mapping keeps it
+            self.names = input_names(self.texts, {t: self.infos[t].ents for t in self.texts}) - plain - kept
         made = [*self.table.part_map.values(), *self.table.whole.values(),
                 *(w for own in self.table.own.values() for w in own.values())]
         self.invented = {w.casefold() for v in made for w in _WORD.findall(v)}

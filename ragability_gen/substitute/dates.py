@@ -39,6 +39,8 @@ MONTHS = {**{m: i for i, m in enumerate(_MONTH_NAMES, 1)}, **{m[:3]: i for i, m 
           "sept": 9}
 WEEKDAYS = {d: i for i, d in enumerate(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
                                         "sunday"])}
+SHORT_WEEKDAYS = frozenset({d[:3] for d in WEEKDAYS} | {"tues", "thur", "thurs"})
+"""Weekdays written short, as ``MONTHS`` holds the months ("Fri 24 Aug", "Tues. 3 May")."""
 _ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
              "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
              "eighteenth", "nineteenth", "twentieth"]

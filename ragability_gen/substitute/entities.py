@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .dates import MONTHS, WEEKDAYS, century_names
+from .dates import MONTHS, SHORT_WEEKDAYS, WEEKDAYS, century_names
 from .english import contracted, known, readings
 from .names import (
     VERY_COMMON_ZIPF,
@@ -1551,13 +1551,10 @@ def short_date(text: str, start: int, end: int) -> bool:
     2008", "Sept. 4", "Fri 24 Aug") or alone in a table cell ("| Month | Jan | Feb | Mar |" of a climate table): a
     date or a column, no name ("Jan Novak" is one)."""
     low = text[start:end].casefold().rstrip(".")
-    return (low in MONTHS or low in _SHORT_WEEKDAYS) and (
+    return (low in MONTHS or low in SHORT_WEEKDAYS) and (
         _NUMBER_AFTER.match(text, end + (text[end:end + 1] == ".")) is not None
         or _NUMBER_BEFORE.search(text[max(0, start - 12):start]) is not None
         or fills_cell(text, start, end))
-
-
-_SHORT_WEEKDAYS = frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
 
 
 def dated(text: str, start: int, end: int) -> bool:
