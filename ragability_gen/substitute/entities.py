@@ -112,8 +112,9 @@ GENERIC = frozenset("""
     point ridge pass marsh marshes canyon dam reservoir lighthouse peak reef atoll lagoon estuary fjord plateau volcano
     crater
     north south east west northern southern eastern western central upper lower new old great little free early late
+    northeast northwest southeast southwest northeastern northwestern southeastern southwestern
     city town village county province state states district region republic kingdom empire federation union
-    territory viceroyalty duchy principality
+    territory viceroyalty duchy principality chamber chambers
     street road avenue square lane bridge tower castle fort palace cathedral church chapel abbey temple mosque
     highway highways expressway parkway turnpike freeway motorway boulevard causeway tunnel exit exits interchange
     day
@@ -124,14 +125,14 @@ GENERIC = frozenset("""
     company corporation corp inc ltd llc plc group sons brothers partners associates bank club team party council
     committee commission court parliament congress senate assembly army navy force forces guard guards corps marine
     marines fleet battalion battalions regiment regiments brigade brigades squadron squadrons platoon division
-    divisions infantry cavalry artillery airborne armoured armored ministry department office
+    divisions infantry cavalry artillery airborne armoured armored ministry department office bureau
     agency society association foundation trust board guild order league united national international royal
     federal senior junior airlines airways motors works flight flights line lines route routes greater
     weekly daily express superfast times post news press review journal gazette herald tribune chronicle magazine
     radio television tv fm network studios orchestra choir ensemble ep lp dj
     language languages dialect dialects
     war battle siege treaty act law convention agreement accord conference revolution rebellion uprising campaign
-    capture invasion conquest restoration
+    capture invasion conquest restoration census
     expedition crisis championship championships cup final games festival fest grand award prize medal trophy
     tournament marathon derby hurricane typhoon cyclone operation flood earthquake famine plague riot riots disaster
     tsunami eruption
@@ -172,10 +173,12 @@ HEADS = frozenset("government governments cabinet opposition treasury test tests
 Adelaide"), and change as a name's first word does where none does ("Government College University", see
 ``mapping``); alone they name nothing ("the Government will wait", "a security Cabinet meeting", "the Opposition's
 push", "the Treasury", "the Test starts")."""
-POSITIONS = frozenset("north south east west northern southern eastern western central upper lower middle new old "
-                      "great little".split())
+_COMPOUND_POINTS = "northeast northwest southeast southwest northeastern northwestern southeastern southwestern"
+POSITIONS = frozenset(("north south east west northern southern eastern western central upper lower middle new old "
+                       "great little " + _COMPOUND_POINTS).split())
 """The designators that tell a compass point or position: "North-East" and "Upper West" name no one place."""
-_COMPASS = frozenset("north south east west northern southern eastern western central middle".split())
+_COMPASS = frozenset(("north south east west northern southern eastern western central middle " + _COMPOUND_POINTS)
+                     .split())
 """The ``POSITIONS`` that tell a compass point: "| West Indies |" names a place, "| New Flyer |" need not."""
 _EAST = re.compile(r"(?:Middle|Near|Far)[ \t]+East")
 """The regions English names by their distance east, which no other words name: "the Middle East", "Far East"."""
