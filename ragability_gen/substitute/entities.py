@@ -1505,12 +1505,27 @@ _LOWER_INSIDE = re.compile(r"[ \t]+([a-z]{4,})(?=[ \t]+[A-Z])")
 """A lower-case word of four letters or more before a capital inside an NER span (see ``_pieces``)."""
 
 
+_SENTENCE_END = re.compile(r"(?:(?<=([^\W\d_]{3})\.)|(?<=[!?]))[ \t]+(?=[\"“‘'(]*[A-Z])")
+"""The end of a sentence inside an NER span: a stop after a word of three letters or more, a question or exclamation
+mark, then a capital ("by the Caribs. Fragments of ..."). A word written short before its stop is no end
+(``_SHORT_FORMS``: "Warner Bros. Pictures", "Filmkraft Productions Pvt. Ltd", "Feb. Ice")."""
+_SHORT_FORMS = ABBREVIATED_TITLES | SUFFIXES | frozenset(
+    "bros pvt ltd inc corp vol vols nos fig figs dept univ govt ave blvd est mts assn intl natl pty etc"
+    .split()) | {m for m in (*MONTHS, *SHORT_WEEKDAYS) if len(m) <= 5 and m != "march"}
+
+
+def _sentence_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    return [m.span() for m in _SENTENCE_END.finditer(text, start, end)
+            if m[1] is None or m[1].casefold() not in _SHORT_FORMS]
+
+
 def _pieces(text: str, start: int, end: int, label: str,
             classes: Callable[[str], frozenset[str]]) -> list[tuple[int, int, str]]:
-    """An NER span cut at labels, cells and lines: "Linz\nSpouse: Anton Wessely" is three pieces; and, but in a
-    work's title ("A Man called Ove"), at a verb before a capital, a word in -ed or one ``classes`` calls a verb and
-    no function word ("Dire Straits released Brothers", "did Dire Straits release Brothers" are two)."""
-    cuts = [m.span() for m in _SEPARATOR.finditer(text, start, end)]
+    """An NER span cut at labels, cells, lines and sentence ends: "Linz\nSpouse: Anton Wessely" is three pieces,
+    "Caribs. Fragments" two; and, but in a work's title ("A Man called Ove"), at a verb before a capital, a word in
+    -ed or one ``classes`` calls a verb and no function word ("Dire Straits released Brothers", "did Dire Straits
+    release Brothers" are two)."""
+    cuts = sorted([m.span() for m in _SEPARATOR.finditer(text, start, end)] + _sentence_ends(text, start, end))
     if label != "WORK_OF_ART":
         cuts = sorted(cuts + [m.span() for m in _LOWER_INSIDE.finditer(text, start, end)
                               if m[1] not in FUNCTION and (m[1].endswith("ed") or "verb" in classes(m[1]))])
