@@ -541,12 +541,16 @@ def _column_word_at(text: str, start: int, end: int) -> bool:
 
 
 def _header_abbreviation(text: str, start: int, end: int) -> bool:
-    """True for a short capitalised word with its period filling a cell of a table's header row: a column's name
-    written short ("| Arr. |", "| Pts. |", "| Pos. |"), no known name, place or country."""
+    """True for a short capitalised word filling a cell of a table's header row: a column's name written short, with
+    its period ("| Arr. |", "| Pts. |", "| Pos. |") or without one where it is no word and no given or family name
+    ("| Rnd |", "| Qual |"), and no known name, place or country either way."""
     word = text[start:end]
-    return (2 <= len(word) <= 5 and word[:1].isupper() and word[1:].islower() and text[end:end + 1] == "."
-            and cell_span(text, start, end + 1) == (start, end + 1) and header_row(text, start, end)
-            and not is_known_name(word) and not known_place(word) and country_of(word) is None)
+    stop = text[end:end + 1] == "."
+    return (2 <= len(word) <= (5 if stop else 4) and word[:1].isupper() and word[1:].islower()
+            and cell_span(text, start, end + stop) == (start, end + stop) and header_row(text, start, end)
+            and not is_known_name(word) and not known_place(word) and country_of(word) is None
+            and (stop or not (is_word(word.lower()) or is_given_name(word) or is_surname(word)
+                              or is_place_name(word))))
 
 
 def _opens_key_cell(text: str, start: int, end: int) -> bool:
