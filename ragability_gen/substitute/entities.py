@@ -898,9 +898,9 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if label in ("GPE", "LOC") and east_region(text[s:e]):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "| Middle East | 420 |": a region, though
             continue  # its words would make a key
-        if len(words) == 1 and label in ("GPE", "LOC") and words[0][1:].islower() and region_after(text, e):
+        if len(words) == 1 and label in _PLACE_OR_BODY and words[0][1:].islower() and region_after(text, e):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "| Fresno, CA, U.S. |" ("fresno" is a scraper),
-            continue  # "Reading, Pennsylvania": a place before its state or country is one
+            continue  # "Reading, Pennsylvania", "Stadium • Ames, IA": a place before its state or country is one
         if len(words) >= 2 and label != "NORP" and infobox_value_name(text, s, e, words):
             out.append(Mention(field_name, s, e, text[s:e], label))  # "Distributed by | Focus Features, Universal
             continue  # Pictures", "Sire | Flower Alley": a name of dictionary words, written in capitals

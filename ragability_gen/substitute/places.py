@@ -260,7 +260,7 @@ def state_codes_after_towns(text: str) -> tuple[tuple[int, int], ...]:
 
 
 _REGION_AFTER = re.compile(r",[ \t]*([A-Z][\w.]*?(?:[ \t]+[A-Z][\w.]*?)*)"
-                           r"(?=[ \t]*(?:[,|);:\n]|\.(?!\w)|\Z)|[ \t]+[a-z])")
+                           r"(?=[ \t]*(?:[,|();:\n]|\.(?!\w)|\Z)|[ \t]+[a-z])")
 
 
 def region_after(text: str, end: int) -> bool:
