@@ -492,7 +492,8 @@ def _add_lowered(table: Table) -> None:
     search engines get them), where case tells nothing: the aliases matched in any case anyway ("suricate"), names of
     three words or more ("last of the summer wine"), names with a word the dictionary has no lower-case entry
     for ("reba", "new york"; not "will", "turkey" or the title "love me"), a place of designators ("the united states",
-    "where do the great lakes meet the ocean?"; not "the other imperial city"), a name of one word that is no ordinary
+    "where do the great lakes meet the ocean?"; not "the other imperial city"), a designator joined to a word that is
+    none (``_designated``: "stoke city"), a name of one word that is no ordinary
     word ("kodak" beside "Kodak Color Print Material", although Webster's has "kodak"; see ``_rare_name``), and names
     the instance writes in lower case (a term replaced in every case: "holography" of "his work in holography",
     copied alone into an answer; a place or people a question without capitals writes, "german" beside "German"), in
@@ -505,7 +506,7 @@ def _add_lowered(table: Table) -> None:
         if mode in ("full", "word") or (mode != "proper" and (len(words) >= 3 or not all(is_word(w) for w in words)
                                                               or _rare_name(alias, mode, heads)
                                                               or mode == "exact" and designators_only(words)
-                                                              or lower)):
+                                                              or _designated(words) or lower)):
             table.lowered.setdefault(norm(alias), (key, mode))
     if table.lowered:
         alts = sorted(table.lowered, key=lambda a: (-len(a), a))
@@ -513,11 +514,21 @@ def _add_lowered(table: Table) -> None:
                                        + r")" + _SUFFIX + WORD_END, re.IGNORECASE)
 
 
+def _designated(words: Sequence[str]) -> bool:
+    """True for a name of two words or more, designators and words less common than ``DESCRIPTIVE_ZIPF`` ("stoke
+    city", "kremlin cup"): no phrase of ordinary English, as "the other imperial city" is."""
+    others = [w for w in words if w.casefold() not in GENERIC and w.casefold() not in FUNCTION]
+    return (len(words) >= 2 and len(others) < len(words) and bool(others)
+            and not any(is_common(w, DESCRIPTIVE_ZIPF) for w in others))
+
+
 def _rare_name(alias: str, mode: str, heads: Collection[str]) -> bool:
-    """True for a whole name of one word that is no ordinary word and ends no other name of the instance ("Kodak"
-    beside "Kodak Color Print Material"; not "Carousel" beside "Dentzel Carousel", nor "Woods", a part of "Lawn
-    Woods"): in a text without capitals, its lower-case form is the name."""
-    return mode == "exact" and " " not in alias and not ordinary(alias) and norm(alias) not in heads
+    """True for a whole name of one word that is no ordinary word, or one less common than ``DESCRIPTIVE_ZIPF``, and
+    that ends no other name of the instance ("Kodak" beside "Kodak Color Print Material", "fulham" of "fulham and
+    stoke city both won ...?" beside "| Fulham |"; not "Carousel" beside "Dentzel Carousel", nor "Woods", a part of
+    "Lawn Woods", nor "turkey"): in a text without capitals, its lower-case form is the name."""
+    return (mode == "exact" and " " not in alias and not (ordinary(alias) and is_common(alias, DESCRIPTIVE_ZIPF))
+            and norm(alias) not in heads)
 
 
 def _cased(table: Table, surface: str, label: str) -> str | None:
