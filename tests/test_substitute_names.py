@@ -991,6 +991,23 @@ def test_a_faith_or_making_named_after_a_people_follows_their_new_word() -> None
     assert people_word_forms("Methodist") == {"Methodism": "ism"}
 
 
+def test_the_words_of_a_faith_that_share_no_stem_follow_one_new_follower_s_word() -> None:
+    from ragability_gen.substitute.mapping import Entity, Table, _link_people_forms
+
+    table = Table()
+    for surface, new in [("Jews", "Dordians"), ("Jewish", "Zuisish"), ("Islam", "Ouvian"), ("Islamic", "Edortic"),
+                         ("Christians", "Watenians")]:
+        table.entities[surface.lower()] = Entity(surface.lower(), "NORP", surface, [surface])
+        table.part_map[surface.lower()] = new
+    written = {"Jews", "Jewish", "Judaism", "Islam", "Islamic", "Muslims", "Christians", "Christianity"}
+    added = _link_people_forms(table, lambda form: form in written)
+    assert [table.part_map[k] for k in ("jews", "jewish", "judaism")] == ["Dordians", "Dordian", "Dordianism"]
+    assert [table.part_map[k] for k in ("muslims", "islam", "islamic")] == ["Edortics", "Edorticism", "Edortic"]
+    assert table.part_map["christianity"] == "Watenianity"  # after the plural NER found
+    assert "jew" not in table.part_map and "judaic" not in table.part_map  # written forms only
+    assert sorted(e.surface for e in added) == ["Christianity", "Judaism", "Muslims"]
+
+
 def test_a_generic_word_a_name_of_generic_words_changes_changes_in_every_name() -> None:
     table = table_of(("Academy Awards", "ORG"), ("Academy Award for Best Art Direction", "ORG"),
                      ("Viceroyalty", "GPE"), ("Tobolsk Viceroyalty", "GPE"))

@@ -1094,25 +1094,59 @@ def people_word_forms(name: str) -> dict[str, str]:
     return {name + end: end for end in _PEOPLE_ENDINGS}
 
 
+_FAITHS = (
+    {"jew": "", "jews": "s", "jewish": "", "judaic": "", "judaism": "ism", "jewry": "ry"},
+    {"muslim": "", "muslims": "s", "moslem": "", "moslems": "s", "islamic": "", "islam": "ism", "islamism": "ism",
+     "islamist": "ist", "islamists": "ists"},
+    {"christian": "", "christians": "s", "christianity": "ity", "christendom": "dom"},
+)
+"""The faiths whose words share no regular stem ("Jews", "Jewish", "Judaism"; "Muslim", "Islam"), each word with its
+ending on the word for one follower: one new follower's word gives them all ("Zakian", "Zakians", "Zakianism"). The
+regular ones follow by ``people_word_forms`` ("Buddhist", "Buddhism"; "Hindu", "Hinduism")."""
+
+
 def _link_people_forms(table: Table, present: Callable[[str], bool]) -> list[Entity]:
     """Map the words formed from a replaced people's or follower's word ("Catholicism" beside "Catholic",
-    "Sovietisation" beside "Soviet") to the new word with the same ending ("Tigic": "Tigicism"), where the instance
-    writes them, also where NER gave them a new word of their own: a reader sees one faith or people, and a real
-    one never stays beside its replaced word. The new entities, if any."""
+    "Sovietisation" beside "Soviet", "Christianity" beside "Christians") to the new word with the same ending
+    ("Tigic": "Tigicism"), and the words of an irregular faith (``_FAITHS``) to one new follower's word, where the
+    instance writes them, also where NER gave them a new word of their own: a reader sees one faith or people, and a
+    real one never stays beside its replaced word. The new entities, if any."""
     added: list[Entity] = []
     for ent in list(table.entities.values()):
         new = table.part_map.get(ent.key)
         if (ent.label != "NORP" or new is None or len(parts(ent.surface)) != 1 or not ent.surface[:1].isupper()
                 or not ent.surface[1:].islower() or not new[1:].islower()):
             continue
-        for form, end in people_word_forms(ent.surface).items():
+        surface = ent.surface
+        if surface.endswith("s") and new.endswith("s") and norm(surface[:-1]) not in table.entities:
+            surface, new = surface[:-1], new[:-1]  # "Christians" -> "Watenians": "Christianity" -> "Watenianity"
+        for form, end in people_word_forms(surface).items():
             if not present(form) or norm(form) in table.keep:
                 continue
             other = table.entities.get(norm(form))
             if other is not None and len(parts(other.surface)) > 1:
                 continue
             _follow(table, form, (new[:-3] if new.endswith("ist") else new) + end, added)
+    for faith in _FAITHS:
+        base = _faith_word(table, faith)
+        if base is None:
+            continue
+        for word, end in faith.items():
+            form = word.capitalize()
+            if present(form) and norm(form) not in table.keep:
+                _follow(table, form, base + end, added)
     return added
+
+
+def _faith_word(table: Table, faith: Mapping[str, str]) -> str | None:
+    """The new word for one follower of ``faith`` (see ``_FAITHS``): from the first of its words the mapping replaced,
+    less that word's ending ("Jews" -> "Dordians": "Dordian"); None where it replaced none."""
+    for word, end in faith.items():
+        new = table.part_map.get(norm(word))
+        if new is None or not new[1:].islower() or norm(word) in table.keep:
+            continue
+        return new[:len(new) - len(end)] if end and new.endswith(end) else new
+    return None
 
 
 def _link_abbreviated(table: Table) -> None:
