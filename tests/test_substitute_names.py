@@ -260,11 +260,11 @@ def test_a_name_of_one_rare_dictionary_word_is_the_name_in_a_text_without_capita
         "where was the carousel moved, and which woods are public?")
 
 
-def test_a_designator_joined_to_a_rarer_word_or_a_rarer_word_alone_is_the_name_in_a_text_without_capitals() -> None:
-    table = table_of(("Kremlin Cup", "EVENT"), ("Stoke City", "ORG"), ("Fulham", "ORG"), ("Turkey", "GPE"))
-    cup, stoke, fulham = table.compose("Kremlin Cup"), table.compose("Stoke City"), table.compose("Fulham")
-    assert rewrite("are the kremlin cup, stoke city and fulham in turkey?", table, [], None, None).new == (
-        f"are the {cup.lower()}, {stoke.lower()} and {fulham.lower()} in turkey?")  # "turkey": a common word (4.5)
+def test_a_designator_joined_to_a_rarer_word_is_the_name_in_a_text_without_capitals() -> None:
+    table = table_of(("Kremlin Cup", "EVENT"), ("Stoke City", "ORG"), ("Academia", "ORG"), ("Turkey", "GPE"))
+    cup, stoke = table.compose("Kremlin Cup"), table.compose("Stoke City")
+    assert rewrite("are the kremlin cup, stoke city and my hero academia in turkey?", table, [], None, None).new == (
+        f"are the {cup.lower()}, {stoke.lower()} and my hero academia in turkey?")  # one ordinary word stays one
 
 
 def test_a_place_the_lists_know_is_the_place_in_lower_case_too() -> None:

@@ -1514,8 +1514,8 @@ _SENTENCE_END = re.compile(r"(?:(?<=([^\W\d_]{3})\.)|(?<=[!?]))[ \t]+(?=[\"â€œâ€
 mark, then a capital ("by the Caribs. Fragments of ..."). A word written short before its stop is no end
 (``_SHORT_FORMS``: "Warner Bros. Pictures", "Filmkraft Productions Pvt. Ltd", "Feb. Ice")."""
 _SHORT_FORMS = ABBREVIATED_TITLES | SUFFIXES | frozenset(
-    "bros pvt ltd inc corp vol vols nos fig figs dept univ govt ave blvd est mts assn intl natl pty etc"
-    .split()) | {m for m in (*MONTHS, *SHORT_WEEKDAYS) if len(m) <= 5 and m != "march"}
+    "bros pvt ltd inc corp vol vols nos fig figs dept univ govt ave blvd est mts assn intl natl pty".split()) | {
+    m for m in MONTHS if any(o != m and o.startswith(m) for o in MONTHS)} | SHORT_WEEKDAYS
 
 
 def _sentence_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:

@@ -523,12 +523,11 @@ def _designated(words: Sequence[str]) -> bool:
 
 
 def _rare_name(alias: str, mode: str, heads: Collection[str]) -> bool:
-    """True for a whole name of one word that is no ordinary word, or one less common than ``DESCRIPTIVE_ZIPF``, and
-    that ends no other name of the instance ("Kodak" beside "Kodak Color Print Material", "fulham" of "fulham and
-    stoke city both won ...?" beside "| Fulham |"; not "Carousel" beside "Dentzel Carousel", nor "Woods", a part of
-    "Lawn Woods", nor "turkey"): in a text without capitals, its lower-case form is the name."""
-    return (mode == "exact" and " " not in alias and not (ordinary(alias) and is_common(alias, DESCRIPTIVE_ZIPF))
-            and norm(alias) not in heads)
+    """True for a whole name of one word that is no ordinary word and ends no other name of the instance ("Kodak"
+    beside "Kodak Color Print Material"; not "Carousel" beside "Dentzel Carousel", nor "Woods", a part of "Lawn
+    Woods"): in a text without capitals, its lower-case form is the name. An ordinary word stays a word there, however
+    rare ("academia" of "my hero academia" beside "the Academia" of "Academia Antártica")."""
+    return mode == "exact" and " " not in alias and not ordinary(alias) and norm(alias) not in heads
 
 
 def _cased(table: Table, surface: str, label: str) -> str | None:
