@@ -363,3 +363,15 @@ def test_the_scan_does_not_suspect_the_words_a_body_s_name_keeps() -> None:
     out = substitute_instances([inst], seed=2)
     assert has_word("Sector Union", out.instances[0]) and not has_word("Finance", out.instances[0])
     assert out.audit[0]["suspects"] == []  # "Sector" stays on purpose: no name left behind
+
+
+@pytest.mark.parametrize(("text", "ends"), [
+    ("the Caribs. Fragments", ["Caribs.", "Fragments"]), ("Wait! Then", ["Wait!", "Then"]),
+    ("etc. The", ["etc.", "The"]), ("Warner Bros. Pictures", ["Warner Bros. Pictures"]),
+    ("Acme Corp. Ltd", ["Acme Corp. Ltd"]), ("in Sept. Later", ["in Sept. Later"]), ("Mr. Smith", ["Mr. Smith"]),
+])
+def test_an_ner_span_is_cut_at_a_sentence_s_end_not_after_a_word_written_short(text: str, ends: list[str]) -> None:
+    from ragability_gen.substitute.entities import _pieces
+
+    pieces = [text[a:b].strip() for a, b, _ in _pieces(text, 0, len(text), "ORG", lambda word: frozenset())]
+    assert [p.removeprefix("the ") for p in pieces] == ends

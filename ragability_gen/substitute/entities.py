@@ -1509,7 +1509,7 @@ _LOWER_INSIDE = re.compile(r"[ \t]+([a-z]{4,})(?=[ \t]+[A-Z])")
 """A lower-case word of four letters or more before a capital inside an NER span (see ``_pieces``)."""
 
 
-_SENTENCE_END = re.compile(r"(?:(?<=([^\W\d_]{3})\.)|(?<=[!?]))[ \t]+(?=[\"“‘'(]*[A-Z])")
+_SENTENCE_END = re.compile(r"(?:(?<=[^\W\d_]{3}\.)|(?<=[!?]))[ \t]+(?=[\"“‘'(]*[A-Z])")
 """The end of a sentence inside an NER span: a stop after a word of three letters or more, a question or exclamation
 mark, then a capital ("by the Caribs. Fragments of ..."). A word written short before its stop is no end
 (``_SHORT_FORMS``: "Warner Bros. Pictures", "Filmkraft Productions Pvt. Ltd", "Feb. Ice")."""
@@ -1518,9 +1518,16 @@ _SHORT_FORMS = ABBREVIATED_TITLES | SUFFIXES | frozenset(
     m for m in MONTHS if any(o != m and o.startswith(m) for o in MONTHS)} | SHORT_WEEKDAYS
 
 
+_WORD_AT_STOP = re.compile(r"([^\W\d_]+)\.\Z")
+
+
 def _sentence_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    return [m.span() for m in _SENTENCE_END.finditer(text, start, end)
-            if m[1] is None or m[1].casefold() not in _SHORT_FORMS]
+    out = []
+    for m in _SENTENCE_END.finditer(text, start, end):
+        word = _WORD_AT_STOP.search(text, start, m.start())
+        if word is None or word[1].casefold() not in _SHORT_FORMS:
+            out.append(m.span())
+    return out
 
 
 def _pieces(text: str, start: int, end: int, label: str,
