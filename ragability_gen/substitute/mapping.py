@@ -1094,7 +1094,7 @@ def people_word_forms(name: str) -> dict[str, str]:
 
 
 _FAITHS = (
-    {"jew": "", "jews": "s", "jewish": "", "judaic": "", "judaism": "ism", "jewry": "ry"},
+    {"jew": "", "jews": "s", "jewish": "", "judaic": "", "judaism": "ism", "jewry": "dom"},
     {"muslim": "", "muslims": "s", "moslem": "", "moslems": "s", "islamic": "", "islam": "ism", "islamism": "ism",
      "islamist": "ist", "islamists": "ists"},
     {"christian": "", "christians": "s", "christianity": "ity", "christendom": "dom"},
