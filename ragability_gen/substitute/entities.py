@@ -8,7 +8,6 @@ marker or unit, not an ordinary word filling a table cell or opening a sentence,
 from __future__ import annotations
 
 import re
-import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from .places import (
     place_names,
     region_after,
     town_names,
+    unaccented,
 )
 from .words import (
     ERAS,
@@ -105,14 +105,16 @@ PREFIXES = frozenset("anti pro non mid ex proto pseudo semi ultra counter co".sp
 PERIOD_DESIGNATORS = frozenset("age ages era eras period periods epoch epochs dynasty dynasties".split())
 """Designators of named periods ("Triassic Period", "Iron Age", "Ming dynasty"): a period named by designators alone
 ("the Open Era", "the Early Period") is no name."""
-GENERIC = frozenset("""
+_COMPOUND_POINTS = "northeast northwest southeast southwest northeastern northwestern southeastern southwestern"
+"""The compass points between two others, and their adjectives: designators, positions and compass points alike."""
+GENERIC = frozenset(("""
     fall
     sea ocean river lake bay gulf strait island islands isle mountain mountains mount mt hill hills valley desert
     forest park peninsula cape coast canal falls creek glacier plain plains basin vale glen heights springs beach
     point ridge pass marsh marshes canyon dam reservoir lighthouse peak reef atoll lagoon estuary fjord plateau volcano
     crater
     north south east west northern southern eastern western central upper lower new old great little free early late
-    northeast northwest southeast southwest northeastern northwestern southeastern southwestern
+    """ + _COMPOUND_POINTS + """
     city town village county province state states district region republic kingdom empire federation union
     territory viceroyalty duchy principality chamber chambers
     street road avenue square lane bridge tower castle fort palace cathedral church chapel abbey temple mosque
@@ -146,7 +148,7 @@ GENERIC = frozenset("""
     kingdoms empires territories streets roads avenues squares bridges towers castles forts palaces churches
     temples mosques museums stations schools colleges universities wars battles treaties prizes festivals
     tournaments cups series medals trophies
-    """.split()) | PERIOD_DESIGNATORS
+    """).split()) | PERIOD_DESIGNATORS
 """Designators kept as they are inside names ("RMS Lusitania", "Tobolsk Viceroyalty", "Free City of Oskel")."""
 AWARDS = frozenset("award awards prize prizes medal medals trophy trophies cup cups".split())
 """Designators of awards: an award's name changes, its field stays ("Nobel Prize in Physics", see ``mapping``)."""
@@ -173,7 +175,6 @@ HEADS = frozenset("government governments cabinet opposition treasury test tests
 Adelaide"), and change as a name's first word does where none does ("Government College University", see
 ``mapping``); alone they name nothing ("the Government will wait", "a security Cabinet meeting", "the Opposition's
 push", "the Treasury", "the Test starts")."""
-_COMPOUND_POINTS = "northeast northwest southeast southwest northeastern northwestern southeastern southwestern"
 POSITIONS = frozenset(("north south east west northern southern eastern western central upper lower middle new old "
                        "great little " + _COMPOUND_POINTS).split())
 """The designators that tell a compass point or position: "North-East" and "Upper West" name no one place."""
@@ -211,20 +212,7 @@ def shape(text: str) -> str:
 def norm(text: str) -> str:
     """The key two spellings of one name share: ``shape``, case-folded and without the accents of Latin letters
     ("México" and "Mexico", "Dōngníng" and "Dongning" are one name)."""
-    return _unaccented(shape(text).casefold())
-
-
-def _unaccented(text: str) -> str:
-    """``text`` without the marks on its Latin letters; the marks of other scripts stay ("й", "बुद्ध")."""
-    if text.isascii():
-        return text
-    kept, latin = [], False
-    for c in unicodedata.normalize("NFD", text):
-        if not unicodedata.combining(c):
-            latin = c.isascii() and c.isalpha()
-        if not (latin and unicodedata.combining(c)):
-            kept.append(c)
-    return unicodedata.normalize("NFC", "".join(kept))
+    return unaccented(shape(text).casefold())
 
 
 def parts(text: str) -> list[tuple[int, int]]:
@@ -262,9 +250,10 @@ STAGES = frozenset("""finals quarterfinal quarterfinals semifinal semifinals pla
 """The stages of a competition, kept in the names they end ("AFC U-16 Championship (Quarterfinal)", "2019 Nitto ATP
 Finals") and never a name alone; unlike a designator (``GENERIC``) they make no words before them a name
 ("Quarter-Finals")."""
-KEPT_WORDS = GENERIC | STAGES | TITLES | MONTHS_DAYS
-"""Designators, stages, titles, months and weekdays: words that name nothing alone, which the leak scan never
-suspects (``scan``); ``_kept`` keeps them inside names with a person's exceptions."""
+KEPT_WORDS = GENERIC | STAGES | TITLES | MONTHS_DAYS | SPORTS
+"""Designators, stages, titles, months, weekdays and sports' words: words that name nothing alone, which the leak
+scan never suspects (``scan``); ``_kept`` keeps all but the sports' words inside names with a person's exceptions
+(a sport's word stays where another word names the club, see ``mapping``)."""
 
 
 def _kept(part: str, first: bool, person: bool = False) -> bool:
@@ -1522,6 +1511,7 @@ _WORD_AT_STOP = re.compile(r"([^\W\d_]+)\.\Z")
 
 
 def _sentence_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of ``_SENTENCE_END`` in ``text[start:end]`` whose stop follows no word written short."""
     out = []
     for m in _SENTENCE_END.finditer(text, start, end):
         word = _WORD_AT_STOP.search(text, start, m.start())

@@ -204,7 +204,7 @@ def city_names() -> frozenset[str]:
     """The names, as written, of the cities of 100,000 people or more in GeoNames ("Chicago", "Voronezh", "Los
     Angeles"), about 6,000, also without their accents ("Montreal" beside GeoNames' "Montréal")."""
     names = {n for n, population in _geonames_cities() if population >= 100_000}
-    return frozenset(names | {_unaccented(n) for n in names})
+    return frozenset(names | {unaccented(n) for n in names})
 
 
 @cache
@@ -213,7 +213,7 @@ def town_names() -> frozenset[str]:
     ("Union City", "Round Rock", "Bay City"), also without their accents: a run of ordinary words that is one of
     them names the town."""
     names = {n for n, _ in _geonames_cities() if " " in n}
-    return frozenset(names | {_unaccented(n) for n in names})
+    return frozenset(names | {unaccented(n) for n in names})
 
 
 def listed_place(name: str) -> bool:
@@ -301,8 +301,18 @@ def holiday_names() -> frozenset[str]:
     return frozenset(out)
 
 
-def _unaccented(name: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+def unaccented(text: str) -> str:
+    """``text`` without the marks on its Latin letters ("Montréal" -> "Montreal"); the marks of other scripts stay
+    ("й", "बुद्ध")."""
+    if text.isascii():
+        return text
+    kept, latin = [], False
+    for c in unicodedata.normalize("NFD", text):
+        if not unicodedata.combining(c):
+            latin = c.isascii() and c.isalpha()
+        if not (latin and unicodedata.combining(c)):
+            kept.append(c)
+    return unicodedata.normalize("NFC", "".join(kept))
 
 
 def country_of(form: str) -> Country | None:

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from .entities import (
     ENTITY_TYPES,
     KEPT_WORDS,
-    SPORTS,
     acronym_key_cell,
     category_before,
     column_names,
@@ -76,7 +75,7 @@ def _kept_word(word: str) -> bool:
     Racing"), which name nothing alone, and a word too short or never a name."""
     low = re.sub(r"['’]s?$", "", word.casefold())
     word = word[:len(low)]
-    return len(word) < 3 or never_name(word) or low in KEPT_WORDS or low in SPORTS
+    return len(word) < 3 or never_name(word) or low in KEPT_WORDS
 
 
 def _unnamed(text: str, start: int, end: int) -> bool:
