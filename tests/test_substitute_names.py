@@ -412,6 +412,30 @@ def test_currency_units_english_hardly_uses(text: str, found: list[str]) -> None
     assert all(text[a:b] == w for a, b, w, _ in currencies(text))
 
 
+@pytest.mark.parametrize("text, found", [
+    ("Religion | Roman Catholicism\nGovernment | Constitutional monarchy", ["Catholicism"]),  # a cell NER misses
+    ("The Quakers and Methodists came; Hinduism, Sikhs and Shi'ites later.",
+     ["Quakers", "Methodists", "Hinduism", "Sikhs", "Shi'ites"]),
+    ("Jews, Judaism, the Jewish calendar; Islam and Islamic law; Christians and Christianity.",
+     ["Jews", "Judaism", "Jewish", "Islam", "Islamic", "Christians", "Christianity"]),
+    ("Hindu-majority towns and the Catholics' schools", ["Hindu", "Catholics"]),
+    ("Orthodox economists, Evangelical zeal, a Reformed church, Christian Bale, John the Baptist", []),  # words or
+    # given names as well
+    ("catholic tastes, Anglo-Catholic, Catholicity, Sikhara, Protestantized", []),  # in lower case, inside others
+])
+def test_the_words_of_faiths_are_found_wherever_they_stand(text: str, found: list[str]) -> None:
+    from ragability_gen.substitute.kinds import faiths
+
+    assert [(w, label) for _, _, w, label in faiths(text)] == [(w, "NORP") for w in found]
+    assert all(text[a:b] == w for a, b, w, _ in faiths(text))
+
+
+def test_a_faith_s_doctrine_keeps_its_ending() -> None:
+    table = table_of(("Catholicism", "NORP"), ("Hinduism", "NORP"))
+    assert all(table.compose(w).endswith(end) and table.compose(w) != w
+               for w, end in [("Catholicism", "icism"), ("Hinduism", "ism")])  # a doctrine still, and no "Tigian"
+
+
 def test_a_lower_case_name_opening_a_sentence_is_capitalised() -> None:
     text = "Kroon notes came in 1992; the kroon (EEK) lasted. 8 kroons bought little."
     table = build_table([mention(text, "kroon", "CURRENCY")], maker())

@@ -519,6 +519,26 @@ def events(text: str, classes: Callable[[str], frozenset[str]] = lambda word: fr
     return out + _weekday_events(text) if "day" in text else out
 
 
+_FAITH_FOLLOWERS = ("Catholic Protestant Anglican Lutheran Methodist Presbyterian Episcopalian Calvinist Mennonite "
+                    "Pentecostal Quaker Mormon Hindu Buddhist Sikh Jain Taoist Confucian Zoroastrian Sunni Shiite "
+                    "Muslim Moslem Islamist").split()
+_FAITH_WORDS = sorted({w for f in _FAITH_FOLLOWERS for w in (f, f + "s", (f[:-3] if f.endswith("ist") else f) + "ism")}
+                      | set("Shia Shi'ite Shi'ites Shinto Shintoism Islam Islamic Jew Jews Jewish Judaism Judaic Jewry "
+                            "Christians Christianity Christendom".split()), key=lambda w: (-len(w), w))
+_FAITH = re.compile(r"(?<![\w'’-])(?:" + "|".join(map(re.escape, _FAITH_WORDS)) + r")(?!\w|['’](?!s\b)\w)")
+"""The words of the faiths as written capitalised: a follower's word, its plural and its doctrine ("Catholic",
+"Catholics", "Catholicism"; "Methodist", "Methodism"), and the words of the faiths whose words share no stem ("Jews",
+"Judaism"; "Islam"). Not the ones that are ordinary words or given names as well ("Orthodox", "Evangelical",
+"Reformed", "Christian", "Baptist")."""
+
+
+def faiths(text: str) -> list[Found]:
+    """The faiths' words (``_FAITH``) wherever they stand: NER calls "Catholicism" or "Hinduism" a name in one
+    sentence and nothing in the next, or in a table's cell ("| Religion | Roman Catholicism |"), and a faith kept
+    beside replaced ones ("Sovianism, Roman Catholicism") tells a reader the real one."""
+    return [(m.start(), m.end(), m[0], "NORP") for m in _FAITH.finditer(text)]
+
+
 @cache
 def _designated_places() -> re.Pattern[str] | None:
     """The known places whose words are ``designators_only`` ("United States", "Northern Territory", "Port-au-Prince";
@@ -816,6 +836,8 @@ def shaped(texts: Sequence[str], ner_names: Sequence[str], labels: Iterable[str]
             found += currencies(t)
         if "EVENT" in wanted:
             found += events(t, classes)
+        if "NORP" in wanted:
+            found += faiths(t)
         if "GPE" in wanted:
             found += designated_places(t) + lower_places(t)
             found += [(a, b, t[a:b], "GPE") for a, b in state_codes_after_towns(t)]

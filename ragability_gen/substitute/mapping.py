@@ -842,8 +842,10 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
             # name still, never "Chtshire"
         else:
             style = _STYLE.get(ent.label, "org")
-        if _DOCTRINE.fullmatch(w) and style not in ("acronym", "word") and (is_proper_entry(w) or not is_word(w)):
-            new = invent("demonym", w[:-3]) + "ism"  # "Buddhism" -> "Gornianism", a doctrine still; not "Tourism"
+        if _DOCTRINE.fullmatch(w) and style not in ("acronym", "word") and (is_proper_entry(w) or not is_word(w)
+                                                                           or ent.label == "NORP"):
+            new = invent("demonym", w[:-3]) + "ism"  # "Buddhism" -> "Gornianism", a doctrine still; not "Tourism";
+            # a faith's "Catholicism" is a word but no tourism
         else:
             new = invent(style, said if style == "word" else w)
         if style == "word" and said != w:
