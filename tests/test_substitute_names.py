@@ -1026,10 +1026,26 @@ def test_the_words_of_a_faith_that_share_no_stem_follow_one_new_follower_s_word(
     written = {"Jews", "Jewish", "Judaism", "Islam", "Islamic", "Muslims", "Christians", "Christianity"}
     added = _link_people_forms(table, lambda form: form in written)
     assert [table.part_map[k] for k in ("jews", "jewish", "judaism")] == ["Dordians", "Dordian", "Dordianism"]
-    assert [table.part_map[k] for k in ("muslims", "islam", "islamic")] == ["Edortics", "Edorticism", "Edortic"]
+    assert [table.part_map[k] for k in ("muslims", "islam", "islamic")] == ["Edorts", "Edortism", "Edortic"]  # the
+    # adjective's own ending gives way, and the adjective keeps its new word
     assert table.part_map["christianity"] == "Watenianity"  # after the plural NER found
     assert "jew" not in table.part_map and "judaic" not in table.part_map  # written forms only
     assert sorted(e.surface for e in added) == ["Christianity", "Judaism", "Muslims"]
+
+
+def test_a_faith_s_words_follow_an_adjective_without_its_ending() -> None:
+    from ragability_gen.substitute.mapping import Entity, Table, _link_people_forms
+
+    table = Table()
+    for surface, new in [("Jewish", "Wusenish"), ("Islam", "Emecian"), ("Christianity", "Genian")]:
+        table.entities[surface.lower()] = Entity(surface.lower(), "NORP", surface, [surface])
+        table.part_map[surface.lower()] = new
+    written = {"Jewish", "Judaism", "Jews", "Islam", "Christianity"}
+    _link_people_forms(table, lambda form: form in written)
+    assert [table.part_map[k] for k in ("jewish", "judaism", "jews")] == ["Wusenish", "Wusenism", "Wusens"]  # not
+    # "Wusenishism"
+    assert table.part_map["islam"] == "Emecianism" and table.part_map["christianity"] == "Genianity"  # a doctrine's
+    # own new word without the ending gets it
 
 
 def test_a_generic_word_a_name_of_generic_words_changes_changes_in_every_name() -> None:

@@ -1129,24 +1129,34 @@ def _link_people_forms(table: Table, present: Callable[[str], bool]) -> list[Ent
                 continue
             _follow(table, form, (new[:-3] if new.endswith("ist") else new) + end, added)
     for faith in _FAITHS:
-        base = _faith_word(table, faith)
-        if base is None:
+        found = _faith_word(table, faith)
+        if found is None:
             continue
+        base, own = found
         for word, end in faith.items():
             form = word.capitalize()
-            if present(form) and norm(form) not in table.keep:
+            if word != own and present(form) and norm(form) not in table.keep:
                 _follow(table, form, base + end, added)
     return added
 
 
-def _faith_word(table: Table, faith: Mapping[str, str]) -> str | None:
-    """The new word for one follower of ``faith`` (see ``_FAITHS``): from the first of its words the mapping replaced,
-    less that word's ending ("Jews" -> "Dordians": "Dordian"); None where it replaced none."""
+_ADJECTIVE_ENDS = ("ish", "ic")
+
+
+def _faith_word(table: Table, faith: Mapping[str, str]) -> tuple[str, str] | None:
+    """The new word for one follower of ``faith`` (see ``_FAITHS``), from the first of the faith's words the mapping
+    replaced, less that word's ending ("Jews" -> "Dordians": "Dordian"), or less an adjective's ending where an
+    adjective is the first ("Jewish" -> "Wusenish": "Wusen", so "Judaism" -> "Wusenism", not "Wusenishism"); with
+    the adjective, which keeps its own new word, or "". None where the mapping replaced none."""
     for word, end in faith.items():
         new = table.part_map.get(norm(word))
         if new is None or not new[1:].islower() or norm(word) in table.keep:
             continue
-        return new[:len(new) - len(end)] if end and new.endswith(end) else new
+        ending = next((a for a in _ADJECTIVE_ENDS if not end and word.endswith(a) and new.endswith(a)
+                       and len(new) - len(a) >= 3), "")
+        if ending:
+            return new[:-len(ending)], word
+        return (new[:len(new) - len(end)] if end and new.endswith(end) else new), ""
     return None
 
 
