@@ -461,16 +461,16 @@ def plain_written(word: str) -> bool:
 
 @lru_cache(maxsize=1 << 16)
 def _column_word(word: str) -> bool:
-    """True for a word that names a column in a table's header row: a dictionary word ("Holder", "| OPPONENT |") or a
-    common word that is no known name or place and not written only capitalised ("Apps"; not "Nixon", "Hebrew",
-    "Michigan"), no country."""
+    """True for a word that names a column in a table's header row: a dictionary word, also with an accent the
+    dictionary lacks ("Holder", "| OPPONENT |", "| Première date |"), or a common word that is no known name or place
+    and not written only capitalised ("Apps"; not "Nixon", "Hebrew", "Michigan"), no country."""
     if word.casefold() in MONTHS_DAYS or word.casefold().rstrip(".") in MONTHS:
         return True  # "| Month | Jan | Feb | Mar |"
     if word.isupper() and len(word) <= 4 and not is_common(word, VERY_COMMON_ZIPF):
         return False  # a code: "| Peak chart positions GER |" ("| DATE |", "| TEAM |" are words)
     return country_of(word) is None and not known_place(word) and (
-        is_word(word) or is_common(word) and not is_known_name(word) and not capitalised_only(word)
-        and not _name_shaped(word))
+        is_word(word) or is_word(unaccented(word)) or is_common(word) and not is_known_name(word)
+        and not capitalised_only(word) and not _name_shaped(word))
 
 
 def _header_name(text: str, start: int, end: int, words: Sequence[str]) -> bool:
