@@ -430,6 +430,15 @@ def test_the_words_of_faiths_are_found_wherever_they_stand(text: str, found: lis
     assert all(text[a:b] == w for a, b, w, _ in faiths(text))
 
 
+def test_a_faith_s_word_ner_calls_a_person_is_a_people_s() -> None:
+    from ragability_gen.substitute.core import _faiths_as_peoples
+
+    found = [Mention("contexts/1", 4, 12, "Lutheran", "PERSON"), Mention("contexts/1", 4, 12, "Lutheran", "NORP"),
+             Mention("contexts/1", 20, 29, "Christian", "PERSON"), Mention("contexts/1", 40, 44, "Sikh", "GPE")]
+    assert [m.label for m in _faiths_as_peoples(found)] == ["NORP", "NORP", "PERSON", "GPE"]  # "Christian" is
+    # no faith's word of ``faiths``, and "Sikh" without its mention there is NER's alone
+
+
 def test_a_faith_s_doctrine_keeps_its_ending() -> None:
     table = table_of(("Catholicism", "NORP"), ("Hinduism", "NORP"))
     assert all(table.compose(w).endswith(end) and table.compose(w) != w

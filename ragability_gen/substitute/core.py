@@ -55,7 +55,7 @@ from .entities import (
     whole_word,
     written_words,
 )
-from .kinds import foreign_passages, passage_word, plain_terms, shaped, term_codes
+from .kinds import faith_word, foreign_passages, passage_word, plain_terms, shaped, term_codes
 from .mapping import Table, build_table
 from .names import invent, is_common, singulars
 from .nlp import Annotations, load_model, model_label, word_classes
@@ -353,6 +353,13 @@ def _no_award_fields(found: list[Mention], texts: Sequence[str]) -> list[Mention
     return [m for m in found if m.label in _NAMED_ANYWAY or m.text not in drop] if drop else found
 
 
+def _faiths_as_peoples(found: list[Mention]) -> list[Mention]:
+    """A faith's word (``kinds.faiths``) is a people's wherever NER gave it another label ("Lutheran", "Sikh" as a
+    person): it gets a follower's new word ("Lutheran" -> "Spian"), never a person's or a place's."""
+    faiths = {(m.field, m.start, m.end) for m in found if m.label == "NORP" and faith_word(m.text)}
+    return [replace(m, label="NORP") if (m.field, m.start, m.end) in faiths else m for m in found]
+
+
 def _no_terms(found: list[Mention], texts: Sequence[str], first_field: Mapping[str, str]) -> list[Mention]:
     """``found`` without what lies in an academic degree's name or abbreviation (``words.degree_spans``: "Bachelor of
     Arts (BA) in Social Work", "University of Delaware (BA)", "Harvey Washington Wiley, M.D.") or in a term spelled out
@@ -515,7 +522,7 @@ class _Group:
         for t, more in zip(self.texts, shaped(self.texts, ner_names, labels, by_text, spans, tags,
                                                         infos.classes, quoted), strict=True):
             found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
-        found = _no_terms(found, self.texts, first_field)
+        found = _no_terms(_faiths_as_peoples(found), self.texts, first_field)
         self.plain = misnamed_people(found, self.texts)  # "Social" of "Social workers" beside "social work"
         found = _no_written_words(_terms_everywhere(found, self.texts, first_field), self.texts, first_field,
                                   infos.classes, self.plain)

@@ -532,6 +532,11 @@ _FAITH = re.compile(r"(?<![\w'’-])(?:" + "|".join(map(re.escape, _FAITH_WORDS)
 "Reformed", "Christian", "Baptist")."""
 
 
+def faith_word(word: str) -> bool:
+    """True for one of the faiths' words as written (``_FAITH``: "Catholicism", "Sikhs")."""
+    return _FAITH.fullmatch(word) is not None
+
+
 def faiths(text: str) -> list[Found]:
     """The faiths' words (``_FAITH``) wherever they stand: NER calls "Catholicism" or "Hinduism" a name in one
     sentence and nothing in the next, or in a table's cell ("| Religion | Roman Catholicism |"), and a faith kept
