@@ -155,7 +155,7 @@ AWARDS = frozenset("award awards prize prizes medal medals trophy trophies cup c
 _VENUES = frozenset("stadium arena center centre hall theatre theater coliseum dome ballpark speedway".split())
 """Designators of a venue: NER's organisation of capitalised words before one is a venue's name, named by its
 designator as a place is ("| Citizens Business Bank Arena |"; not "| Town Hall |", designators alone)."""
-_CATEGORY_OPENERS = frozenset("best outstanding most favourite favorite".split())
+CATEGORY_OPENERS = frozenset("best outstanding most favourite favorite".split())
 _PERIODS = frozenset("old middle medieval mediaeval ancient classical vulgar late early modern archaic koine biblical "
                      "standard contemporary colloquial literary".split())
 """Words naming a period or register of a language ("Medieval Latin", "Early Modern English"): they stay, and the
@@ -860,7 +860,7 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             label == "PERSON" and (is_given_name(words[0]) or not is_word(words[0])
                                    or words[0].casefold() in TITLES and is_given_name(words[1])  # "Prince William"
                                    or is_surname(words[-1]) and is_name.tagged(ps[0][0]))
-            and not demonym_or_language(words[0]) and words[0].casefold() not in _CATEGORY_OPENERS
+            and not demonym_or_language(words[0]) and words[0].casefold() not in CATEGORY_OPENERS
             or label in _DESIGNATED and any(
                 w.casefold() in GENERIC and w.casefold() not in POSITIONS for w in words[:-1] + words[1:])
             or label in ("GPE", "LOC") and words[0].casefold() in _COMPASS and words[-1].casefold() not in POSITIONS
@@ -963,9 +963,9 @@ def category_before(text: str, start: int, end: int, here: bool = True) -> bool:
     if run is None or run.start() == start and not here or _place(text[start:end]) or text[start:end] in city_names():
         return False
     capitals = [w for w in _PART.findall(text, run.start(), end) if w[:1].isupper()]
-    return (bool(capitals) and capitals[0].casefold() in _CATEGORY_OPENERS
+    return (bool(capitals) and capitals[0].casefold() in CATEGORY_OPENERS
             and not (capitals[0] == "Most" and sentence_start(text, run.start()))
-            and all(ordinary(w) or never_name(w) or w.casefold() in _CATEGORY_OPENERS
+            and all(ordinary(w) or never_name(w) or w.casefold() in CATEGORY_OPENERS
                     or is_word(w.lower()) and not is_known_name(w) for w in capitals))
 
 
@@ -1333,7 +1333,7 @@ def _name_cell(text: str, start: int, end: int, words: Sequence[str], ents: Sequ
     among "| Defence |", "| Centre |", nor "| Did Not Play |", "| OWN GOALS |" or an award's category, "| Best Actor
     |"."""
     return (len(words) >= 2 and all(w[:1].isupper() and w.casefold() not in FUNCTION for w in words)
-            and not text[start:end].isupper() and words[0].casefold() not in _CATEGORY_OPENERS
+            and not text[start:end].isupper() and words[0].casefold() not in CATEGORY_OPENERS
             and _name_column(text, start, end, ents, inside=True))
 
 
@@ -1442,7 +1442,7 @@ def infobox_value_name(text: str, start: int, end: int, words: Sequence[str]) ->
     word before it ("Official Facebook")."""
     item = capitalised_item(text, start, end)
     if (item is None or item[1] != end or text[item[0]:start].strip() not in ("", "The")
-            or words[0].casefold() in _CATEGORY_OPENERS
+            or words[0].casefold() in CATEGORY_OPENERS
             or any(ordinary(w) and not w.isupper() and not is_word(w) for w in words)):
         return False
     return not _plain_items(text, [other for other in _value_items(text, start, end) if other != item])

@@ -36,6 +36,7 @@ from .entities import (
     _ROMAN,
     ABBREVIATED_TITLES,
     AWARDS,
+    CATEGORY_OPENERS,
     ENTITY_TYPES,
     FUNCTION,
     GENERIC,
@@ -641,11 +642,18 @@ def _distinctive(ent: Entity, words: Sequence[str], describing: set[int] | None 
     tails = _syllable_tails(ent.surface)
     out = [i for i, w in enumerate(words)
            if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES) or i in tails]
-    if any(w.casefold() in AWARDS for w in words[1:]):
+    head = next((i for i, w in enumerate(words) if i and w.casefold() in AWARDS), None)
+    if head is None:  # "Oscar for Best Actor": an award named without its designator, before its category
+        head = next((i for i, w in enumerate(words[:-1]) if i and w == "for"
+                     and words[i + 1].casefold() in CATEGORY_OPENERS), None)
+    if head is None and ent.label != "WORK_OF_ART":  # "Filmfare Best Actor": its category right after it
+        head = next((i for i, w in enumerate(words[:-1]) if i and w.casefold() in CATEGORY_OPENERS
+                     and all(ordinary(v) for v in words[i + 1:])), None)
+    if head is not None:
         named = [i for i in out if not (ordinary(words[i]) and is_word(words[i]))]
-        head = next(i for i, w in enumerate(words) if i and w.casefold() in AWARDS)
-        return named or [i for i in out if i < head]  # "Golden Globe" of "Golden Globe Award for Best Actress", not
-        # its category; none: the first word changes ("Academy" of "Academy Award for Best Picture", see _map_parts)
+        return named or [i for i in out if i < head and words[i].casefold() not in AWARDS]  # "Golden Globe" of
+        # "Golden Globe Award for Best Actress", not its category; none: the first word changes ("Academy" of "Academy
+        # Award for Best Picture", see _map_parts), and "Award for Best Actor" names nothing
     if ent.label == "WORK_OF_ART":  # NER's title keeps what ours does: "I Know You Don't Love Me"
         out = [i for i in out if not _title_kept(said, i)]
     elif not person:
@@ -785,6 +793,8 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
     if (not replace and words and words[-1].casefold() in PERIOD_DESIGNATORS
             and all(w.casefold() in GENERIC or w.casefold() in FUNCTION for w in words)):
         return False  # "the Open Era", "the Late Period": a time no name tells; not "Pro Era", a band
+    if not replace and len(words) > 2 and words[0].casefold() in AWARDS and words[1] in ("for", "in"):
+        return False  # "the Award for Best Actor", "Prize in Physics": a category, whoever gives it
     if not replace:  # a name of generic words only ("Government College University"): its first word changes
         # (a stop word that is a content word too: "Top", "Move"), but not the designator it ends with where
         # other names end with it, which would change in all of them: a stop word or number word changes
