@@ -439,6 +439,17 @@ def test_a_faith_s_word_ner_calls_a_person_is_a_people_s() -> None:
     # no faith's word of ``faiths``, and "Sikh" without its mention there is NER's alone
 
 
+def test_a_rare_compound_written_apart_in_lower_case_is_no_term() -> None:
+    from ragability_gen.substitute.core import _no_split_terms
+
+    texts = ["what was the airdate and the sealevel? see keithrichards.com", "Title | Original air date | Sea-level",
+             "Keith Richards and the sea-level rise"]
+    found = [Mention("query", 13, 20, "airdate", "TERM"), Mention("query", 29, 37, "sealevel", "TERM"),
+             Mention("query", 43, 56, "keithrichards", "TERM"), Mention("contexts/2", 0, 14, "Keith Richards", "PERSON")]
+    assert [m.text for m in _no_split_terms(found, texts)] == ["keithrichards", "Keith Richards"]  # a name run
+    # together stays a term: its words are written apart only as a name
+
+
 def test_a_faith_s_doctrine_keeps_its_ending() -> None:
     table = table_of(("Catholicism", "NORP"), ("Hinduism", "NORP"))
     assert all(table.compose(w).endswith(end) and table.compose(w) != w

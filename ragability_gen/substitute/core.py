@@ -316,6 +316,20 @@ def _no_written_words(found: list[Mention], texts: Sequence[str], first_field: M
     return out
 
 
+def _no_split_terms(found: list[Mention], texts: Sequence[str]) -> list[Mention]:
+    """``found`` without the terms the instance also writes as two words in lower case, apart or joined by a hyphen
+    ("airdate" of a question beside a table's "Original air date" column): a reader sees the two ordinary words
+    elsewhere, and a question asking for the "aeffrer" would ask for a column the table no more names. Not a name
+    run together ("keithrichards.com" beside "Keith Richards", "burningman" beside "Burning Man")."""
+    terms = {m.text.casefold() for m in found if m.label == "TERM" and m.text.isalpha()}
+    if not terms:
+        return found
+    split = {w for w in terms if any(re.search(rf"(?<![^\W\d_]){re.escape(w[:i])}[ -]{re.escape(w[i:])}(?![^\W\d_])", t)
+                                     for i in range(2, len(w) - 1) for t in texts
+                                     if f"{w[:i]} {w[i:]}" in t or f"{w[:i]}-{w[i:]}" in t)}
+    return [m for m in found if not (m.label == "TERM" and m.text.casefold() in split)]
+
+
 def _no_categories(found: list[Mention], texts: Sequence[str]) -> list[Mention]:
     """``found`` without the one-word mentions of a word that fills a table cell in a column of categories somewhere
     in the instance (``category_cell``): "Clay" of an answer's single row copied from a context's "| Surface |"
@@ -526,7 +540,7 @@ class _Group:
         self.plain = misnamed_people(found, self.texts)  # "Social" of "Social workers" beside "social work"
         found = _no_written_words(_terms_everywhere(found, self.texts, first_field), self.texts, first_field,
                                   infos.classes, self.plain)
-        return _no_award_fields(_no_categories(found, self.texts), self.texts)
+        return _no_award_fields(_no_categories(_no_split_terms(found, self.texts), self.texts), self.texts)
 
     def _rewrite(self, text: str, metadata: bool = False) -> Rewrite:
         """Rewrite one text; problems and repairs are worded without the field, which the row adds.
