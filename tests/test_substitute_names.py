@@ -445,7 +445,8 @@ def test_a_rare_compound_written_apart_in_lower_case_is_no_term() -> None:
     texts = ["what was the airdate and the sealevel? see keithrichards.com", "Title | Original air date | Sea-level",
              "Keith Richards and the sea-level rise"]
     found = [Mention("query", 13, 20, "airdate", "TERM"), Mention("query", 29, 37, "sealevel", "TERM"),
-             Mention("query", 43, 56, "keithrichards", "TERM"), Mention("contexts/2", 0, 14, "Keith Richards", "PERSON")]
+             Mention("query", 43, 56, "keithrichards", "TERM"),
+             Mention("contexts/2", 0, 14, "Keith Richards", "PERSON")]
     assert [m.text for m in _no_split_terms(found, texts)] == ["keithrichards", "Keith Richards"]  # a name run
     # together stays a term: its words are written apart only as a name
 
