@@ -655,6 +655,19 @@ def _topic_of_place(text: str, ps: Sequence[tuple[int, int]], words: Sequence[st
     return i if _place(place) or place in city_names() else None
 
 
+_TOPIC_AFTER = re.compile(r"[ \t]+of[ \t]+([a-z][\w'’-]*)")
+_PEOPLE_OR_PLACE = frozenset({"PERSON", "NORP", "LANGUAGE", "GPE", "LOC", "FAC"})
+
+
+def _topic_before(text: str, end: int, word: str) -> bool:
+    """True for an ordinary word, no designator or title (``_NO_TOPIC``), before "of" and a word in lower case: an
+    article's topic ("Analysis of variance", "History of art"), which NER may split to call its first word a body.
+    Not before "in" ("Apple in talks", "Apple in California" are the company)."""
+    m = _TOPIC_AFTER.match(text, end)
+    return (m is not None and m[1] not in FUNCTION and word.casefold() not in _NO_TOPIC
+            and ordinary(word) and is_word(word))
+
+
 def _place(name: str) -> bool:
     """True for a country or a place ``countryinfo`` knows, however many words it has ("United States"), or a region
     named by its distance east (``_EAST``: "Middle East")."""
@@ -811,6 +824,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if (i := _topic_of_place(text, ps, words)) is not None:
             (s, e), label = (ps[i][0], e), "GPE"  # "Economy of Estonia", "History of the United States": the
             ps, words = ps[i:], words[i:]  # place; an article's topic is no name
+        if len(words) == 1 and label not in _PEOPLE_OR_PLACE and _topic_before(text, e, words[0]):
+            continue  # "about Analysis of variance": NER's body is a topic's word
         if _SEASON.match(text, s) and all(w.isdigit() or w.casefold() == "of" for w in words[1:]):
             continue  # "born in the Fall of 1974": a date
         if _old_style_date(words):
