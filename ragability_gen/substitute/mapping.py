@@ -492,7 +492,8 @@ def _add_lowered(table: Table) -> None:
     """The aliases matched in a text with no capital at all ("who sings does he love me with reba?", a question as
     search engines get them), where case tells nothing: the aliases matched in any case anyway ("suricate"), names of
     three words or more ("last of the summer wine"), names with a word the dictionary has no lower-case entry
-    for ("reba", "new york"; not "will", "turkey" or the title "love me"), a place of designators ("the united states",
+    for ("reba", "new york"; not "will" or the title "love me"), a country of one word ("who ranked right after
+    turkey?" beside a table's "Turkey"), a place of designators ("the united states",
     "where do the great lakes meet the ocean?"; not "the other imperial city"), a designator joined to a word that is
     none (``_designated``: "stoke city"), a name of one word that is no ordinary
     word ("kodak" beside "Kodak Color Print Material", although Webster's has "kodak"; see ``_rare_name``), and names
@@ -507,12 +508,21 @@ def _add_lowered(table: Table) -> None:
         if mode in ("full", "word") or (mode != "proper" and (len(words) >= 3 or not all(is_word(w) for w in words)
                                                               or _rare_name(alias, mode, heads)
                                                               or mode == "exact" and designators_only(words)
-                                                              or _designated(words) or lower)):
+                                                              or _designated(words) or lower
+                                                              or _country(ent, words))):
             table.lowered.setdefault(norm(alias), (key, mode))
     if table.lowered:
         alts = sorted(table.lowered, key=lambda a: (-len(a), a))
         table.lower_regex = re.compile(WORD_START + "(?P<name>" + "|".join(map(alias_pattern, alts))
                                        + r")" + _SUFFIX + WORD_END, re.IGNORECASE)
+
+
+def _country(ent: Entity, words: Sequence[str]) -> bool:
+    """True for a country's name of one word NER calls a place ("Turkey", "Chad", "Canada"): where nothing is written
+    in capitals, its lower-case form is still the country a table of countries names, not the bird. Not a code
+    written in capitals ("US", "IN"), which in lower case is a word ("tell us", "in")."""
+    return (len(words) == 1 and ent.label == "GPE" and ent.surface[:1].isupper() and ent.surface[1:].islower()
+            and country_of(ent.surface) is not None)
 
 
 def _designated(words: Sequence[str]) -> bool:
