@@ -477,6 +477,11 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
             table.aliases[norm(s)] = (ent.key, "full")
             spelled.setdefault(norm(s), {}).setdefault(shape(s).casefold(), shape(s))
     for ent in ranked:
+        for head in _main_titles(table, ent):  # "My Hero Academia" of "My Hero Academia: Two Heroes", where no
+            if norm(head) not in table.aliases and shape(head) not in table.aliases:  # entity of its own is that
+                table.aliases[norm(head)] = (ent.key, "full")
+                spelled.setdefault(norm(head), {}).setdefault(shape(head).casefold(), shape(head))
+    for ent in ranked:
         _add_partial_aliases(table, ent)
     if table.aliases:
         ci = [(a, f"(?i:{alias_pattern(s)})") for a, (_, mode) in table.aliases.items() if mode == "full"
@@ -1348,6 +1353,22 @@ def _fitting_letters(table: Table, surface: str, letters: str, other: Entity) ->
     return sorted(n for n in initials(table.compose(other.surface)) if len(n) == len(letters) and n != letters
                   and vowel_sound(n) == vowel_sound(surface)
                   and (n.lower() not in web2_lexicon() if len(n) == 2 else not is_common(n, RARE_ZIPF)))
+
+
+def _main_titles(table: Table, ent: Entity) -> list[str]:
+    """The main titles of a work's title with a subtitle after a colon ("My Hero Academia" of "My Hero Academia: Two
+    Heroes"): the work is named by it alone too, also in a question without capitals ("when does the new my hero
+    academia movie come out?"). Only a main title of two words or more with a replaced word that is no designator
+    ("Chapter One" of "Chapter One: Dawn" names nothing)."""
+    if ent.label not in ("TITLE", "WORK_OF_ART"):
+        return []
+    out = []
+    for s in ent.surfaces:
+        head = s.split(": ", 1)[0].strip("\"'“”‘’ ") if ": " in s else ""
+        words = [head[a:b] for a, b in parts(head)]
+        if len(words) >= 2 and any(norm(w) in table.part_map and w.casefold() not in GENERIC for w in words):
+            out.append(head)
+    return out
 
 
 def _redrawn(table: Table, ent: Entity) -> tuple[str, str] | None:
