@@ -453,6 +453,15 @@ def test_a_rare_compound_written_apart_in_lower_case_is_no_term() -> None:
     # together stays a term: its words are written apart only as a name
 
 
+def test_an_award_before_its_category_changes_alone_but_a_person_s_name_of_such_words_changes_whole() -> None:
+    award, oscar, album = (table_of((n, label)).compose(n).split() for n, label in [
+        ("Filmfare Best Actress", "ORG"), ("Oscar for Best Actor", "WORK_OF_ART"),
+        ("Bida Best Hits Da Best", "PERSON")])
+    assert award[0] != "Filmfare" and award[1:] == ["Best", "Actress"]
+    assert oscar[0] != "Oscar" and oscar[1:] == ["for", "Best", "Actor"]
+    assert album[0] != "Bida" and album[2] != "Hits"  # a title NER calls a person keeps no ordinary word of its own
+
+
 def test_a_faith_s_doctrine_keeps_its_ending() -> None:
     table = table_of(("Catholicism", "NORP"), ("Hinduism", "NORP"))
     assert all(table.compose(w).endswith(end) and table.compose(w) != w

@@ -661,7 +661,8 @@ def _distinctive(ent: Entity, words: Sequence[str], describing: set[int] | None 
     if head is None:  # "Oscar for Best Actor": an award named without its designator, before its category
         head = next((i for i, w in enumerate(words[:-1]) if i and w == "for"
                      and words[i + 1].casefold() in CATEGORY_OPENERS), None)
-    if head is None and ent.label != "WORK_OF_ART":  # "Filmfare Best Actor": its category right after it
+    if head is None and ent.label not in ("WORK_OF_ART", "PERSON"):  # "Filmfare Best Actor": its category right
+        # after it; not a title NER calls a person ("Bida Best Hits Da Best")
         head = next((i for i, w in enumerate(words[:-1]) if i and w.casefold() in CATEGORY_OPENERS
                      and all(ordinary(v) for v in words[i + 1:])), None)
     if head is not None:
