@@ -462,6 +462,17 @@ def test_an_award_before_its_category_changes_alone_but_a_person_s_name_of_such_
     assert album[0] != "Bida" and album[2] != "Hits"  # a title NER calls a person keeps no ordinary word of its own
 
 
+def test_a_work_s_main_title_before_its_subtitle_names_it_unless_it_is_designators_only() -> None:
+    from ragability_gen.substitute.mapping import _main_titles
+
+    found = {}
+    for title in ("My Hero Academia: Two Heroes", "Chapter One: Dawn", "Part II: The Return"):
+        table = table_of((title, "WORK_OF_ART"))
+        found[title] = _main_titles(table, next(iter(table.entities.values())))
+    assert found == {"My Hero Academia: Two Heroes": ["My Hero Academia"], "Chapter One: Dawn": [],
+                     "Part II: The Return": []}
+
+
 def test_a_faith_s_doctrine_keeps_its_ending() -> None:
     table = table_of(("Catholicism", "NORP"), ("Hinduism", "NORP"))
     assert all(table.compose(w).endswith(end) and table.compose(w) != w
