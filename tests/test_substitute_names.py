@@ -433,12 +433,17 @@ def test_the_words_of_faiths_are_found_wherever_they_stand(text: str, found: lis
 
 
 def test_a_faith_s_word_ner_calls_a_person_is_a_people_s() -> None:
-    from ragability_gen.substitute.core import _faiths_as_peoples
+    from ragability_gen.substitute.places import faith_word
 
-    found = [Mention("contexts/1", 4, 12, "Lutheran", "PERSON"), Mention("contexts/1", 4, 12, "Lutheran", "NORP"),
-             Mention("contexts/1", 20, 29, "Christian", "PERSON"), Mention("contexts/1", 40, 44, "Sikh", "GPE")]
-    assert [m.label for m in _faiths_as_peoples(found)] == ["NORP", "NORP", "PERSON", "GPE"]  # "Christian" is
-    # no faith's word of ``faiths``, and "Sikh" without its mention there is NER's alone
+    nlp.load_model()
+    text = "The Roman Catholic Church opposed the Lutheran reformers, and Anil Jain visited the Sikh temple."
+    inst = Instance("t1", "Who opposed the reformers?", {"1": Context("1", text, "qeu", "1", (), ())},
+                    {"1": Answer("the Church", "x")})
+    labels = {e["original"]: e["type"] for e in substitute_instances([inst], seed=0).audit[0]["entities"]}
+    assert labels["Lutheran"] == "NORP" and labels["Sikh"] == "NORP"  # NER's person "Lutheran" is a people's word
+    assert labels["Anil Jain"] == "PERSON"  # a family name that is a faith's word stays a person's inside the name
+    assert [faith_word(w) for w in ("Lutheran", "Sikh", "Christian", "Jains", "Muslimism")] == [
+        True, True, False, True, False]  # "Christian" is no faith's word of ``faiths``, being a given name too
 
 
 def test_a_rare_compound_written_apart_in_lower_case_is_no_term() -> None:

@@ -55,7 +55,7 @@ from .entities import (
     whole_word,
     written_words,
 )
-from .kinds import faith_word, foreign_passages, passage_word, plain_terms, shaped, term_codes
+from .kinds import foreign_passages, passage_word, plain_terms, shaped, term_codes
 from .mapping import Table, build_table
 from .names import invent, is_common, singulars
 from .nlp import Annotations, load_model, model_label, word_classes
@@ -322,12 +322,17 @@ def _no_split_terms(found: list[Mention], texts: Sequence[str]) -> list[Mention]
     elsewhere, and a question asking for the "aeffrer" would ask for a column the table no more names. Not a name
     run together ("keithrichards.com" beside "Keith Richards", "burningman" beside "Burning Man")."""
     terms = {m.text.casefold() for m in found if m.label == "TERM" and m.text.isalpha()}
-    if not terms:
-        return found
-    split = {w for w in terms if any(re.search(rf"(?<![^\W\d_]){re.escape(w[:i])}[ -]{re.escape(w[i:])}(?![^\W\d_])", t)
-                                     for i in range(2, len(w) - 1) for t in texts
-                                     if f"{w[:i]} {w[i:]}" in t or f"{w[:i]}-{w[i:]}" in t)}
-    return [m for m in found if not (m.label == "TERM" and m.text.casefold() in split)]
+    split = {w for w in terms if _written_apart(w, texts)}
+    return [m for m in found if not (m.label == "TERM" and m.text.casefold() in split)] if split else found
+
+
+def _written_apart(word: str, texts: Sequence[str]) -> bool:
+    """True when a text writes ``word`` as two words of two letters or more, apart or with a hyphen ("air date")."""
+    if len(word) < 4:
+        return False
+    halves = "|".join(f"{re.escape(word[:i])}[ -]{re.escape(word[i:])}" for i in range(2, len(word) - 1))
+    pattern = re.compile(rf"(?<![^\W\d_])(?:{halves})(?![^\W\d_])")
+    return any(pattern.search(t) for t in texts)
 
 
 def _no_categories(found: list[Mention], texts: Sequence[str]) -> list[Mention]:
@@ -365,13 +370,6 @@ def _no_award_fields(found: list[Mention], texts: Sequence[str]) -> list[Mention
     organisation there), where the award's field stays (see ``mapping``)."""
     drop = {m[1] for t in texts for m in _AWARD_FIELD.finditer(t) if ordinary(m[1])}
     return [m for m in found if m.label in _NAMED_ANYWAY or m.text not in drop] if drop else found
-
-
-def _faiths_as_peoples(found: list[Mention]) -> list[Mention]:
-    """A faith's word (``kinds.faiths``) is a people's wherever NER gave it another label ("Lutheran", "Sikh" as a
-    person): it gets a follower's new word ("Lutheran" -> "Spian"), never a person's or a place's."""
-    faiths = {(m.field, m.start, m.end) for m in found if m.label == "NORP" and faith_word(m.text)}
-    return [replace(m, label="NORP") if (m.field, m.start, m.end) in faiths else m for m in found]
 
 
 def _no_terms(found: list[Mention], texts: Sequence[str], first_field: Mapping[str, str]) -> list[Mention]:
@@ -536,7 +534,7 @@ class _Group:
         for t, more in zip(self.texts, shaped(self.texts, ner_names, labels, by_text, spans, tags,
                                                         infos.classes, quoted), strict=True):
             found += [Mention(first_field[t], a, b, name, label) for a, b, name, label in more]
-        found = _no_terms(_faiths_as_peoples(found), self.texts, first_field)
+        found = _no_terms(found, self.texts, first_field)
         self.plain = misnamed_people(found, self.texts)  # "Social" of "Social workers" beside "social work"
         found = _no_written_words(_terms_everywhere(found, self.texts, first_field), self.texts, first_field,
                                   infos.classes, self.plain)

@@ -34,6 +34,7 @@ from .places import (
     city_names,
     country_of,
     demonym_or_language,
+    faith_word,
     holiday_names,
     nationality,
     place_names,
@@ -840,8 +841,10 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                                 or _NUMBERED.match(text, e) is not None and len(words[0]) <= 4  # "Op. 125"
                                 or numbered_thing(text, s, e)):
             continue
-        if len(words) == 1 and label not in ("NORP", "LANGUAGE") and demonym_or_language(words[0]):
-            label = "NORP"  # "Ancient Egyptians" (ORG) without "Ancient" are a people, named as one
+        if len(words) == 1 and label not in ("NORP", "LANGUAGE") and (demonym_or_language(words[0])
+                                                                      or faith_word(words[0])):
+            label = "NORP"  # "Ancient Egyptians" (ORG) without "Ancient" are a people, named as one; so are a
+            # faith's followers ("Lutheran", "Sikh" NER calls a person)
         if (len(words) == 1 and label == "NORP" and sentence_start(text, s) and not in_row(text, s)
                 and is_word(words[0]) and not nationality(words[0]) and not is_proper_entry(words[0])
                 and "noun" not in is_name.classes(words[0])):

@@ -38,6 +38,7 @@ from .places import (
     country_of,
     currency_units,
     demonym_or_language,
+    faith_spans,
     holiday_names,
     language_names,
     listed_place,
@@ -519,29 +520,11 @@ def events(text: str, classes: Callable[[str], frozenset[str]] = lambda word: fr
     return out + _weekday_events(text) if "day" in text else out
 
 
-_FAITH_FOLLOWERS = ("Catholic Protestant Anglican Lutheran Methodist Presbyterian Episcopalian Calvinist Mennonite "
-                    "Pentecostal Quaker Mormon Hindu Buddhist Sikh Jain Taoist Confucian Zoroastrian Sunni Shiite "
-                    "Muslim Moslem Islamist").split()
-_FAITH_WORDS = sorted({w for f in _FAITH_FOLLOWERS for w in (f, f + "s", (f[:-3] if f.endswith("ist") else f) + "ism")}
-                      | set("Shia Shi'ite Shi'ites Shinto Shintoism Islam Islamic Jew Jews Jewish Judaism Judaic Jewry "
-                            "Christians Christianity Christendom".split()), key=lambda w: (-len(w), w))
-_FAITH = re.compile(r"(?<![\w'’-])(?:" + "|".join(map(re.escape, _FAITH_WORDS)) + r")(?!\w|['’](?!s\b)\w)")
-"""The words of the faiths as written capitalised: a follower's word, its plural and its doctrine ("Catholic",
-"Catholics", "Catholicism"; "Methodist", "Methodism"), and the words of the faiths whose words share no stem ("Jews",
-"Judaism"; "Islam"). Not the ones that are ordinary words or given names as well ("Orthodox", "Evangelical",
-"Reformed", "Christian", "Baptist")."""
-
-
-def faith_word(word: str) -> bool:
-    """True for one of the faiths' words as written (``_FAITH``: "Catholicism", "Sikhs")."""
-    return _FAITH.fullmatch(word) is not None
-
-
 def faiths(text: str) -> list[Found]:
-    """The faiths' words (``_FAITH``) wherever they stand: NER calls "Catholicism" or "Hinduism" a name in one
-    sentence and nothing in the next, or in a table's cell ("| Religion | Roman Catholicism |"), and a faith kept
+    """The faiths' words (``places.faith_spans``) wherever they stand: NER calls "Catholicism" or "Hinduism" a name in
+    one sentence and nothing in the next, or in a table's cell ("| Religion | Roman Catholicism |"), and a faith kept
     beside replaced ones ("Sovianism, Roman Catholicism") tells a reader the real one."""
-    return [(m.start(), m.end(), m[0], "NORP") for m in _FAITH.finditer(text)]
+    return [(a, b, text[a:b], "NORP") for a, b in faith_spans(text)]
 
 
 @cache

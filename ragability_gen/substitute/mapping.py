@@ -83,12 +83,14 @@ from .names import (
     web2_lexicon,
 )
 from .places import (
+    FAITHS,
     city_names,
     country_of,
     demonym_for,
     demonym_or_language,
     derived_forms,
     holiday_names,
+    people_word_forms,
     place_names,
     sibling_forms,
     state_code_word,
@@ -657,15 +659,7 @@ def _distinctive(ent: Entity, words: Sequence[str], describing: set[int] | None 
     tails = _syllable_tails(ent.surface)
     out = [i for i, w in enumerate(words)
            if not _kept(w, i == 0, person) or (person and i > lead and w.casefold() in TITLES) or i in tails]
-    head = next((i for i, w in enumerate(words) if i and w.casefold() in AWARDS), None)
-    if head is None:  # "Oscar for Best Actor": an award named without its designator, before its category
-        head = next((i for i, w in enumerate(words[:-1]) if i and w == "for"
-                     and words[i + 1].casefold() in CATEGORY_OPENERS), None)
-    if head is None and ent.label not in ("WORK_OF_ART", "PERSON"):  # "Filmfare Best Actor": its category right
-        # after it; not a title NER calls a person ("Bida Best Hits Da Best")
-        head = next((i for i, w in enumerate(words[:-1]) if i and w.casefold() in CATEGORY_OPENERS
-                     and all(ordinary(v) for v in words[i + 1:])), None)
-    if head is not None:
+    if (head := _award_head(ent, words)) is not None:
         named = [i for i in out if not (ordinary(words[i]) and is_word(words[i]))]
         return named or [i for i in out if i < head and words[i].casefold() not in AWARDS]  # "Golden Globe" of
         # "Golden Globe Award for Best Actress", not its category; none: the first word changes ("Academy" of "Academy
@@ -788,6 +782,20 @@ def _title_kept(words: Sequence[str], i: int) -> bool:
             or w.casefold() in ABBREVIATED_TITLES and bool(after)  # "Sgt. Pepper's Lonely Hearts Club Band"
             or w.casefold() in GENERIC and (after[:1].isdigit() or after.casefold() in CARDINALS
                                             or _ROMAN.fullmatch(after) is not None))
+
+
+def _award_head(ent: Entity, words: Sequence[str]) -> int | None:
+    """The index where an award's name ends and what it names begins: its kind ("Golden Globe Award for Best
+    Actress"), else "for" before a category ("Oscar for Best Actor"), else a category right after it ("Filmfare Best
+    Actor"; not in a title, nor in one NER calls a person, "Bida Best Hits Da Best"); None for no award."""
+    head = next((i for i, w in enumerate(words) if i and w.casefold() in AWARDS), None)
+    if head is None:
+        head = next((i for i, w in enumerate(words[:-1]) if i and w == "for"
+                     and words[i + 1].casefold() in CATEGORY_OPENERS), None)
+    if head is None and ent.label not in ("WORK_OF_ART", "PERSON"):
+        head = next((i for i, w in enumerate(words[:-1]) if i and w.casefold() in CATEGORY_OPENERS
+                     and all(ordinary(v) for v in words[i + 1:])), None)
+    return head
 
 
 def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], distinctive: Sequence[int]) -> bool:
@@ -1108,34 +1116,10 @@ def _link_eponyms(table: Table, present: Callable[[str], bool]) -> list[Entity]:
     return added
 
 
-_PEOPLE_ENDINGS = ("ism", "ity", "isation", "ization", "ised", "ized")
-
-
-def people_word_forms(name: str) -> dict[str, str]:
-    """The words a people's or a follower's word forms by the regular endings, each with its ending: the faith or
-    doctrine ("Catholic" -> "Catholicism", "Christian" -> "Christianity", "Hindu" -> "Hinduism", "Methodist" ->
-    "Methodism") and the making alike ("Soviet" -> "Sovietisation", "Arab" -> "Arabised", "American" ->
-    "Americanization")."""
-    if name.endswith("ist"):
-        return {name[:-3] + "ism": "ism"}
-    return {name + end: end for end in _PEOPLE_ENDINGS}
-
-
-_FAITHS = (
-    {"jew": "", "jews": "s", "jewish": "", "judaic": "", "judaism": "ism", "jewry": "dom"},
-    {"muslim": "", "muslims": "s", "moslem": "", "moslems": "s", "islamic": "", "islam": "ism", "islamism": "ism",
-     "islamist": "ist", "islamists": "ists"},
-    {"christian": "", "christians": "s", "christianity": "ity", "christendom": "dom"},
-)
-"""The faiths whose words share no regular stem ("Jews", "Jewish", "Judaism"; "Muslim", "Islam"), each word with its
-ending on the word for one follower: one new follower's word gives them all ("Zakian", "Zakians", "Zakianism"). The
-regular ones follow by ``people_word_forms`` ("Buddhist", "Buddhism"; "Hindu", "Hinduism")."""
-
-
 def _link_people_forms(table: Table, present: Callable[[str], bool]) -> list[Entity]:
     """Map the words formed from a replaced people's or follower's word ("Catholicism" beside "Catholic",
     "Sovietisation" beside "Soviet", "Christianity" beside "Christians") to the new word with the same ending
-    ("Tigic": "Tigicism"), and the words of an irregular faith (``_FAITHS``) to one new follower's word, where the
+    ("Tigic": "Tigicism"), and the words of an irregular faith (``places.FAITHS``) to one new follower's word, where the
     instance writes them, also where NER gave them a new word of their own: a reader sees one faith or people, and a
     real one never stays beside its replaced word. The new entities, if any."""
     added: list[Entity] = []
@@ -1154,7 +1138,7 @@ def _link_people_forms(table: Table, present: Callable[[str], bool]) -> list[Ent
             if other is not None and len(parts(other.surface)) > 1:
                 continue
             _follow(table, form, (new[:-3] if new.endswith("ist") else new) + end, added)
-    for faith in _FAITHS:
+    for faith in FAITHS:
         found = _faith_word(table, faith)
         if found is None:
             continue
@@ -1170,8 +1154,8 @@ _ADJECTIVE_ENDS = ("ish", "ic")
 
 
 def _faith_word(table: Table, faith: Mapping[str, str]) -> tuple[str, str] | None:
-    """The new word for one follower of ``faith`` (see ``_FAITHS``), from the first of the faith's words the mapping
-    replaced, less that word's ending ("Jews" -> "Dordians": "Dordian"), or less an adjective's ending where an
+    """The new word for one follower of ``faith`` (see ``places.FAITHS``), from the first of the faith's words the
+    mapping replaced, less that word's ending ("Jews" -> "Dordians": "Dordian"), or less an adjective's ending where an
     adjective is the first ("Jewish" -> "Wusenish": "Wusen", so "Judaism" -> "Wusenism", not "Wusenishism"); with
     the adjective, which keeps its own new word, or "". None where the mapping replaced none."""
     for word, end in faith.items():

@@ -165,6 +165,55 @@ def demonym_or_language(word: str) -> bool:
     return False
 
 
+_PEOPLE_ENDINGS = ("ism", "ity", "isation", "ization", "ised", "ized")
+
+
+def people_word_forms(name: str) -> dict[str, str]:
+    """The words a people's or a follower's word forms by the regular endings, each with its ending: the faith or
+    doctrine ("Catholic" -> "Catholicism", "Christian" -> "Christianity", "Hindu" -> "Hinduism", "Methodist" ->
+    "Methodism") and the making alike ("Soviet" -> "Sovietisation", "Arab" -> "Arabised", "American" ->
+    "Americanization")."""
+    if name.endswith("ist"):
+        return {name[:-3] + "ism": "ism"}
+    return {name + end: end for end in _PEOPLE_ENDINGS}
+
+
+FAITHS = (
+    {"jew": "", "jews": "s", "jewish": "", "judaic": "", "judaism": "ism", "jewry": "dom"},
+    {"muslim": "", "muslims": "s", "moslem": "", "moslems": "s", "islamic": "", "islam": "ism", "islamism": "ism",
+     "islamist": "ist", "islamists": "ists"},
+    {"christian": "", "christians": "s", "christianity": "ity", "christendom": "dom"},
+)
+"""The faiths whose words share no regular stem ("Jews", "Jewish", "Judaism"; "Muslim", "Islam"), each word with its
+ending on the word for one follower: one new follower's word gives them all ("Zakian", "Zakians", "Zakianism"). The
+regular ones follow by ``people_word_forms`` ("Buddhist", "Buddhism"; "Hindu", "Hinduism")."""
+
+
+_FAITH_FOLLOWERS = ("Catholic Protestant Anglican Lutheran Methodist Presbyterian Episcopalian Calvinist Mennonite "
+                    "Pentecostal Quaker Mormon Hindu Buddhist Sikh Jain Taoist Confucian Zoroastrian Sunni "
+                    "Shiite").split()
+_FAITH_WORDS = sorted({w for f in _FAITH_FOLLOWERS
+                       for w in (f, f + "s", *(d for d, end in people_word_forms(f).items() if end == "ism"))}
+                      | {w.capitalize() for faith in FAITHS for w in faith if w != "christian"}
+                      | set("Shia Shi'ite Shi'ites Shinto Shintoism".split()), key=lambda w: (-len(w), w))
+_FAITH = re.compile(r"(?<![\w'’-])(?:" + "|".join(map(re.escape, _FAITH_WORDS)) + r")(?!\w|['’](?!s\b)\w)")
+"""The words of the faiths as written capitalised: a follower's word, its plural and its doctrine ("Catholic",
+"Catholics", "Catholicism"; "Methodist", "Methodism"), and the words of the faiths whose words share no stem
+(``FAITHS``: "Jews", "Judaism"; "Islam"). Not the ones that are ordinary words or given names as well ("Orthodox",
+"Evangelical", "Reformed", "Christian", "Baptist")."""
+
+
+def faith_word(word: str) -> bool:
+    """True for one of the faiths' words as written (``_FAITH``: "Catholicism", "Sikhs"): a people's word, as a
+    demonym is, whatever NER calls it."""
+    return _FAITH.fullmatch(word) is not None
+
+
+def faith_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of the faiths' words in ``text`` (``_FAITH``)."""
+    return [m.span() for m in _FAITH.finditer(text)]
+
+
 def nationality(word: str) -> bool:
     """True for a country's name or demonym ("French", "Irish"), a demonym's plural ("Germans") or a language's
     name ("English"): with NER's nationality or language label, a name also where a sentence opens ("French
