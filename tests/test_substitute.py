@@ -242,8 +242,8 @@ def test_a_name_that_cannot_be_replaced_excludes(monkeypatch: pytest.MonkeyPatch
 def test_an_answer_lost_from_its_context_is_taken_again(monkeypatch: pytest.MonkeyPatch) -> None:
     real = core.decide
 
-    def lone_year_stays(bares):  # noqa: ANN001, ANN202  (a wrong decision for the short answer "1342")
-        return {t: s for t, s in real(bares).items() if t != "1342"}
+    def lone_year_stays(bares, years=()):  # noqa: ANN001, ANN202  (a wrong decision for the short answer "1342")
+        return {t: s for t, s in real(bares, years).items() if t != "1342"}
 
     monkeypatch.setattr(core, "decide", lone_year_stays)
     inst = make(["Isaura was crowned in 1342.", "Isaura was crowned in 1351."], "When was Isaura crowned?",

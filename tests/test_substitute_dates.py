@@ -29,7 +29,7 @@ from ragability_gen.substitute.dates import (
 
 def shifted(text: str, offset: int, ev: Evidence | None = None) -> str:
     slots, bares = find_dates(text, ev or Evidence())
-    slots += decide({"t": bares}).get("t", [])
+    slots += decide({"t": bares}, slots).get("t", [])
     out = text
     for s in sorted(slots, key=lambda s: -s.start):
         out = out[:s.start] + render(s, text[s.start:s.end], offset) + out[s.end:]
@@ -270,3 +270,14 @@ def test_an_era_glued_to_its_year_renders_and_a_code_is_no_year() -> None:
     slots, _ = find_dates("AD43C | Iranian Railways | 1972")  # a locomotive class, not the year 43
     assert [s.value for s in slots] == []
     assert shifted("Pompeii was buried in AD79.", -100) == "Pompeii was buried in 22 BC."
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("He won the Shanghai Masters 1000 in 2019 and the top 1200 list.",
+     "He won the Shanghai Masters 1000 in 2051 and the top 1200 list."),  # NER's date label alone tells nothing
+    ("The settlements date back to 1000 AD.\n1000", "The settlements date back to 1032 AD.\n1032"),  # a lone answer
+    ("The 1200 charter was signed.", "The 1232 charter was signed."),
+])
+def test_a_round_number_before_1500_is_a_year_only_where_the_instance_says_so(text: str, expected: str) -> None:
+    dates = [(i, i + 4, "DATE") for i in range(len(text) - 3) if text[i:i + 4].isdigit()]
+    assert shifted(text, 32, Evidence(spans=dates)) == expected

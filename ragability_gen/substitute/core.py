@@ -472,7 +472,8 @@ class _Group:
             for t in self.texts:
                 evidence = Evidence(infos[t].ents, partial(_plural_at, infos, t), infos[t].tokens <= 2)
                 self.slots[t], bares[t] = find_dates(t, evidence)
-            for t, extra in decide(bares).items():
+            years = [s for text in self.texts for s in self.slots[text]]
+            for t, extra in decide(bares, years).items():
                 self.slots[t] = sorted(self.slots[t] + extra, key=lambda s: s.start)
         every = [s for t in self.texts for s in self.slots[t]]
         if every and adjust is not None and adjust.offset is not None:

@@ -351,12 +351,20 @@ def _bare_evidence(text: str, s: int, e: int, ev: Evidence) -> tuple[bool | None
         return True, False
     if _listed_measure(text, e):
         return False, False
-    if label == "DATE" or (before.endswith("(") and text[e:e + 1] == ")") or _year_column(text, s, e):
+    if label == "DATE" and not _round_count(text[s:e]) or (before.endswith("(") and text[e:e + 1] == ")") \
+            or _year_column(text, s, e):
         return True, False
     if _ARTICLE_BEFORE.search(before) and (word := _NEXT_WORD.match(text, e)) is not None \
             and word[1] not in _FUNCTION_WORDS and word[1] not in _MEASURES:
         return True, False  # "in a 1237 document", "the 1984 election": a singular noun after a number is no count
-    return None, label in NUMERIC_LABELS
+    return None, label in NUMERIC_LABELS or _round_count(text[s:e])
+
+
+def _round_count(number: str) -> bool:
+    """True for a round number before 1500 ("Masters 1000", "top 1000", "1200 seats"): more often a count or a name's
+    number than a year where nothing but NER's label says which; a year where the instance writes it as one
+    elsewhere."""
+    return number.endswith("00") and int(number) < 1500
 
 
 _YEAR_HEADER = re.compile(r"(?i)\b(?:years?|seasons?|dates?)\b")
@@ -389,15 +397,15 @@ def _year_column(text: str, start: int, end: int) -> bool:
     return aligned and index < len(columns) and _YEAR_HEADER.search(columns[index]) is not None
 
 
-def decide(bares: Mapping[str, Sequence[Bare]]) -> dict[str, list[Slot]]:
+def decide(bares: Mapping[str, Sequence[Bare]], years: Iterable[Slot] = ()) -> dict[str, list[Slot]]:
     """Turn the bare numbers of all fields of one instance into year slots, by field.
 
     A number is a year where the evidence says so. Any other occurrence follows the occurrences of the
-    same number in the instance: a year if one of them is; otherwise, if NER called it a number, or
-    another occurrence counts something, not a year; otherwise a year (an unqualified number between
-    1000 and 2199 in running text is most often one).
+    same number in the instance, and the years of ``years`` (the slots found otherwise: "1000 AD"): a year if one of
+    them is; otherwise, if NER called it a number, or another occurrence counts something, not a year; otherwise a
+    year (an unqualified number between 1000 and 2199 in running text is most often one).
     """
-    votes: dict[str, set[bool]] = {}
+    votes: dict[str, set[bool]] = {str(s.value): {True} for s in years if s.unit == YEAR and not s.bc}
     for found in bares.values():
         for b in found:
             if b.decision is not None:
