@@ -272,6 +272,14 @@ def test_an_era_glued_to_its_year_renders_and_a_code_is_no_year() -> None:
     assert shifted("Pompeii was buried in AD79.", -100) == "Pompeii was buried in 22 BC."
 
 
+def test_a_year_in_a_web_address_moves_with_the_instance_s_years() -> None:
+    """A year between a web address's separators ("wiki/2019_Halle_Open", "#2019:_Two") moves where the instance
+    writes the number as a year; a number there that it never writes so stays (a page's number)."""
+    text = ("Title: 2019 Halle Open\nURL: https://en.wikipedia.org/wiki/2019_Halle_Open#Doubles In 2019, Melo won. "
+            "See https://en.wikipedia.org/wiki/Marcelo_Melo#2019:_Two_finals, https://example.org/item/1234_b")
+    assert shifted(text, 32) == text.replace("2019", "2051")
+
+
 @pytest.mark.parametrize("text, expected", [
     ("He won the Shanghai Masters 1000 in 2019 and the top 1200 list.",
      "He won the Shanghai Masters 1000 in 2051 and the top 1200 list."),  # NER's date label alone tells nothing

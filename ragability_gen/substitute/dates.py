@@ -79,6 +79,10 @@ _RANGE = re.compile(rf"(?<![\w.,/$£€#])(?P<pre>(?:[Ff]rom|[Bb]etween)\s+)?(?P
 _ERA_BEFORE = re.compile(r"(?<!\w)A\.?D\.?\s*(?P<y>\d{1,4})(?!\w)")  # not the locomotive "AD43C"
 _ERA_AFTER = re.compile(rf"(?<![\w.,])(?P<y>\d{{1,4}})\s*(?P<era>{_ERA})")
 _BARE = re.compile(r"(?:(?<![\w.,/$£€#'’-])|(?<=[A-Za-z]-))(?P<y>1\d{3}|20\d{2}|21\d{2})(?!\d|[.,]\d|\s*%|-\d)")
+_URL = re.compile(r"(?<![\w.])[a-zA-Z][\w+.-]*://[^\s<>\"'|]+")
+_URL_YEAR = re.compile(r"(?<=[/#_])(?P<y>1\d{3}|20\d{2}|21\d{2})(?=[/#_):.]|$)")
+"""A number between a web address's separators ("wiki/2019_Halle_Open", "#2019:_Two_finals"), which ``_BARE`` leaves
+(a slash or underscore before it): a year only where the instance writes the number as a year elsewhere."""
 _GLUED = re.compile(r"[g-rt-zA-Z]|[a-f][^\W\d_]")
 """Letters glued to a number that make it a measure or a model, no year: "1080p", "1280px", "2000mAh", "6C 1750GS";
 not a citation's letter ("Smith 2004a") or an "s" ("the mid-1970ss", a decade mistyped)."""
@@ -254,6 +258,9 @@ def find_dates(text: str, ev: Evidence = Evidence()) -> tuple[list[Slot], list[B
     for m in scan(_ERA_AFTER):
         add(m, _year(m))
     bares = [Bare(m.start(), m.end(), m["y"], *_bare_evidence(text, m.start(), m.end(), ev)) for m in scan(_BARE)]
+    if "://" in text:
+        bares += [Bare(y.start(), y.end(), y["y"], None, True) for u in _URL.finditer(text)
+                  for y in _URL_YEAR.finditer(text, u.start(), u.end()) if free(y)]
     slots.sort(key=lambda s: s.start)
     return slots, bares
 
