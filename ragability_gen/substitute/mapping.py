@@ -478,6 +478,17 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
                 continue
             table.aliases[norm(s)] = (ent.key, "full")
             spelled.setdefault(norm(s), {}).setdefault(shape(s).casefold(), shape(s))
+    for ent in ranked:  # "Sting" of a name found only as "Sting's" is that name wherever it stands ("Sting defeated
+        for s in _possessed(ent):  # Flair" opening a sentence), not a word of another name ("Starrcade, Sting")
+            cased = _cased(table, s, ent.label)
+            if cased is not None:
+                for variant in (shape(s), shape(s).upper()):
+                    known = table.aliases.get(variant)
+                    if known is None or known[1] == "proper":
+                        table.aliases[variant] = (ent.key, cased)
+            elif norm(s) not in table.aliases:
+                table.aliases[norm(s)] = (ent.key, "full")
+                spelled.setdefault(norm(s), {}).setdefault(shape(s).casefold(), shape(s))
     for ent in ranked:
         for head in _main_titles(table, ent):  # "My Hero Academia" of "My Hero Academia: Two Heroes", where no
             if norm(head) not in table.aliases and shape(head) not in table.aliases:  # entity of its own is that
@@ -546,6 +557,14 @@ def _rare_name(alias: str, mode: str, heads: Collection[str]) -> bool:
     Woods"): in a text without capitals, its lower-case form is the name. An ordinary word stays a word there, however
     rare ("academia" of "my hero academia" beside "the Academia" of "Academia Antártica")."""
     return mode == "exact" and " " not in alias and not ordinary(alias) and norm(alias) not in heads
+
+
+def _possessed(ent: Entity) -> list[str]:
+    """The spellings of ``ent`` without the possessive ending its own spellings all have ("Sting" of "Sting's"), three
+    letters or more."""
+    if not all(_POSSESSIVE.search(s) for s in ent.surfaces):
+        return []
+    return sorted({b for s in ent.surfaces if len(b := _POSSESSIVE.sub("", s)) >= 3})
 
 
 def _cased(table: Table, surface: str, label: str) -> str | None:
