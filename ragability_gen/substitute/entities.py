@@ -1528,13 +1528,34 @@ _SHORT_FORMS = ABBREVIATED_TITLES | SUFFIXES | frozenset(
 _WORD_AT_STOP = re.compile(r"([^\W\d_]+)\.\Z")
 
 
+_NUMERAL_STOP = re.compile(r"(?<=[^\W\d_]{2}[ \t])(?P<n>[IVX]{1,2})\.(?P<gap>[ \t]+)(?=[\"“‘'(]*[A-Z])")
+"""A Roman numeral of one or two letters closing a name and a sentence ("of Charles I. Equestrian Portrait", "World
+War II. The"), which ``_SENTENCE_END`` leaves, the numeral being short."""
+
+
 def _sentence_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The spans of ``_SENTENCE_END`` in ``text[start:end]`` whose stop follows no word written short."""
+    """The spans of ``_SENTENCE_END`` in ``text[start:end]`` whose stop follows no word written short, and of a stop
+    after a Roman numeral closing a name (``_numeral_stops``)."""
     out = []
     for m in _SENTENCE_END.finditer(text, start, end):
         word = _WORD_AT_STOP.search(text, start, m.start())
         if word is None or word[1].casefold() not in _SHORT_FORMS:
             out.append(m.span())
+    return out + _numeral_stops(text, start, end)
+
+
+def _numeral_stops(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The gaps after the Roman numerals of ``_NUMERAL_STOP`` in ``text[start:end]``: one of two letters ("II.") is
+    no initial; "I", "V" or "X" is none where the text also writes the word before it with it and no stop
+    ("Charles I is on loan" beside "Portrait of Charles I. Equestrian ..."; not the initial of "Ivan I. Petrov")."""
+    out = []
+    for m in _NUMERAL_STOP.finditer(text, start, end):
+        if _ROMAN.fullmatch(m["n"]) is None:
+            continue
+        before = re.search(r"([^\W\d_]+)[ \t]+\Z", text[max(start, m.start() - 40):m.start()])
+        if len(m["n"]) > 1 or before is not None and re.search(
+                rf"(?<![\w.]){re.escape(before[1])}[ \t]+{m['n']}(?![\w.])", text) is not None:
+            out.append(m.span("gap"))
     return out
 
 
