@@ -384,15 +384,18 @@ def written_words(candidates: Iterable[str], texts: Sequence[str]) -> set[str]:
     """The capitalised dictionary words among ``candidates`` that the instance also writes in lower case and
     capitalises only where a sentence, line or cell opens: "Albedo () or reflection coefficient, from Latin
     albedo ..." is about the word, and replacing "Albedo" alone would lose a word and leave the other ("Male: Ivory
-    silk frock coat" beside "ivory silk"; a family name too). A given name or a place ("Reading", "Turkey") and a
-    word capitalised inside a sentence anywhere in the instance stay names; a given name or a place of Faker's lists
-    only where its phrase is written in lower case too (``_echoed``: "Genres | Indie rock, indie folk")."""
+    silk frock coat" beside "ivory silk"; a family name too); so is a rarer word the dictionary lacks ("Aikido
+    derives from ..." beside "approaches to aikido"), but a name it writes capitalised and a common word. A given
+    name or a place ("Reading", "Turkey") and a word capitalised inside a sentence anywhere in the instance stay
+    names; a given name or a place of Faker's lists only where its phrase is written in lower case too (``_echoed``:
+    "Genres | Indie rock, indie folk")."""
     words = set()
     for w in candidates:
         if len(w) <= 2 or not (w[:1].isupper() and w[1:].islower() and w.isalpha()):
             continue
         named = is_given_name(w) or is_place_name(w)
-        if not is_word(w.lower()) or known_place(w) or (named and not _echoed(w, texts)):
+        if (not is_word(w.lower()) and (capitalised_only(w) or is_known_name(w) or is_common(w, TERM_ZIPF))
+                or known_place(w) or (named and not _echoed(w, texts))):
             continue
         if not any(whole_word(w.lower()).search(t) for t in texts):
             continue
