@@ -511,7 +511,8 @@ def _add_lowered(table: Table) -> None:
     search engines get them), where case tells nothing: the aliases matched in any case anyway ("suricate"), names of
     three words or more ("last of the summer wine"), names with a word the dictionary has no lower-case entry
     for ("reba", "new york"; not "will" or the title "love me"), a country of one word ("who ranked right after
-    turkey?" beside a table's "Turkey"), a place of designators ("the united states",
+    turkey?" beside a table's "Turkey"), a surname less common than everyday words (``_surname_word``: "other than
+    parry, name an athlete" beside a table's "Paul Parry"), a place of designators ("the united states",
     "where do the great lakes meet the ocean?"; not "the other imperial city"), a designator joined to a word that is
     none (``_designated``: "stoke city"), a name of one word that is no ordinary
     word ("kodak" beside "Kodak Color Print Material", although Webster's has "kodak"; see ``_rare_name``), and names
@@ -527,12 +528,23 @@ def _add_lowered(table: Table) -> None:
                                                               or _rare_name(alias, mode, heads)
                                                               or mode == "exact" and designators_only(words)
                                                               or _designated(words) or lower
-                                                              or _country(ent, words))):
+                                                              or _country(ent, words)
+                                                              or _surname_word(alias, mode, ent))):
             table.lowered.setdefault(norm(alias), (key, mode))
     if table.lowered:
         alts = sorted(table.lowered, key=lambda a: (-len(a), a))
         table.lower_regex = re.compile(WORD_START + "(?P<name>" + "|".join(map(alias_pattern, alts))
                                        + r")" + _SUFFIX + WORD_END, re.IGNORECASE)
+
+
+def _surname_word(alias: str, mode: str, ent: Entity) -> bool:
+    """True for a family name of Faker's lists less common than ``DESCRIPTIVE_ZIPF`` that ends a person's name, also
+    one NER did not call a person's that opens with a given name: in a text without capitals, the name ("other than
+    parry, name an athlete" beside a table's "Paul Parry"; "did marsh score" beside a cell's "Owen Marsh"), not the
+    word ("reach" of "Adam Reach"; "rum" of NER's person "Bundaberg Rum")."""
+    words = ent.surface.split()
+    return ((mode == "surname" or mode == "part" and len(words) >= 2 and norm(words[-1]) == norm(alias)
+             and is_given_name(words[0])) and is_surname(alias) and not is_common(alias, DESCRIPTIVE_ZIPF))
 
 
 def _country(ent: Entity, words: Sequence[str]) -> bool:
