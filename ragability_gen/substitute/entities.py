@@ -830,6 +830,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             ps, words = ps[i:], words[i:]  # place; an article's topic is no name
         if len(words) == 1 and label not in _PEOPLE_OR_PLACE and _topic_before(text, e, words[0]):
             continue  # "about Analysis of variance": NER's body is a topic's word
+        if _in_charge(text, s, words):
+            continue  # "Vice-President in Charge of Operations": an office's words
         if _SEASON.match(text, s) and all(w.isdigit() or w.casefold() == "of" for w in words[1:]):
             continue  # "born in the Fall of 1974": a date
         if _old_style_date(words):
@@ -1576,6 +1578,17 @@ def _pieces(text: str, start: int, end: int, label: str,
         return [(start, end, label)]
     edges = [start] + [x for a, b in cuts for x in (a, b)] + [end]
     return [(a, b, label) for a, b in zip(edges[::2], edges[1::2], strict=True) if a < b]
+
+
+_IN_BEFORE = re.compile(r"(?<![^\W\d_])in[ \t]+$")
+
+
+def _in_charge(text: str, start: int, words: Sequence[str]) -> bool:
+    """True for NER's "Charge of Operations" of an office ("Vice-President in Charge of Operations"): "in charge of"
+    written in capitals, and ordinary words after it, no name."""
+    return (len(words) >= 3 and words[0] == "Charge" and words[1] == "of"
+            and _IN_BEFORE.search(text, max(0, start - 8), start) is not None
+            and all(w.casefold() in FUNCTION or ordinary(w) for w in words[2:]))
 
 
 _SEASON = re.compile(r"(?i)(?:spring|summer|fall|autumn|winter)(?:[ \t]+of)?[ \t]+\d")
