@@ -153,6 +153,7 @@ class Table:
     describing: dict[str, frozenset[int]] = field(default_factory=dict)
     _hosts: tuple[dict[str, tuple[str, str]], re.Pattern[str] | None, dict[str, tuple[str, str]]] | None = field(
         default=None, repr=False)
+    _stems: frozenset[str] | None = field(default=None, repr=False)
 
     def replaced_parts(self, text: str, at: int = 0) -> list[tuple[int, int, str]]:
         """(start, end, new part) for every mapped part of ``text`` (offsets plus ``at``), in its case style."""
@@ -269,9 +270,24 @@ class Table:
             return False
         if self._whole_name(text, start, end, key) or self._name_runs_on(text, start, end, key):
             return True
-        if is_name is not None and not is_name(start) and not self._sole_word(text, start, end, key):
+        if (is_name is not None and not is_name(start) and not self._sole_word(text, start, end, key)
+                and not self._stem_word(text, start, end)):
             return False
         return not (text[start:end].lower() in self.written_lower and sentence_start(text, start))
+
+    def _stem_word(self, text: str, start: int, end: int) -> bool:
+        """True when the ordinary word ``text[start:end]`` opening a sentence or cell opens two names of the instance
+        or more and the instance never writes it in lower case: the name they share ("Variants | Burn Original" and
+        "Burn energy came in ..." beside "Burn Energy", "Burn Berry", "Burn Mocha"); not a word as common as "World"
+        ("World champion" beside "World Cup" and "World War III"), nor a verb's form ("| Eliminated in a twist |"
+        beside NER's events "Eliminated Day 9", "Eliminated Day 12")."""
+        found = norm(text[start:end])
+        if self._stems is None:
+            firsts = Counter(norm(e.surface[a:b]) for e in self.entities.values() for a, b in parts(e.surface)[:1]
+                             if len(parts(e.surface)) > 1)
+            self._stems = frozenset(w for w, n in firsts.items() if n >= 2 and not w.endswith(("ed", "ing")))
+        return (found in self._stems and found not in self.written_lower and sentence_start(text, start)
+                and not is_common(found, _EVERYDAY_ZIPF))
 
     def _whole_name(self, text: str, start: int, end: int, key: str) -> bool:
         """True when ``text[start:end]`` is a whole spelling of entity ``key`` (an ordinary word the name test
