@@ -365,6 +365,17 @@ def test_the_scan_does_not_suspect_the_words_a_body_s_name_keeps() -> None:
     assert out.audit[0]["suspects"] == []  # "Sector" stays on purpose: no name left behind
 
 
+def test_the_scan_does_not_suspect_a_court_s_or_an_office_s_words_substitution_keeps() -> None:
+    inst = make(["In 1798 Edmund Hale became Registrar in the Court of Appeal in Calcutta, and later Vice-President in "
+                 "Charge of Operations for Hale Freight.", "The Supreme Court of India heard Hale in Madras in 1803."],
+                "When did Edmund Hale join the Court of Appeal?")
+    out = substitute_instances([inst], seed=2)
+    for kept in ("the Court of Appeal in ", "Vice-President in Charge of Operations for ", "The Supreme Court of "):
+        assert kept in out.instances[0].contexts["1"].text + out.instances[0].contexts["2"].text, kept
+    assert not has_word("Calcutta", out.instances[0]) and not has_word("India", out.instances[0])
+    assert [s["text"] for s in out.audit[0]["suspects"]] == []  # the court's and office's words stay on purpose
+
+
 @pytest.mark.parametrize(("text", "ends"), [
     ("the Caribs. Fragments", ["Caribs.", "Fragments"]), ("Wait! Then", ["Wait!", "Then"]),
     ("etc. The", ["etc.", "The"]), ("Warner Bros. Pictures", ["Warner Bros. Pictures"]),

@@ -836,8 +836,10 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             ps, words = ps[i:], words[i:]  # place; an article's topic is no name
         if len(words) == 1 and label not in _PEOPLE_OR_PLACE and _topic_before(text, e, words[0]):
             continue  # "about Analysis of variance": NER's body is a topic's word
-        if _in_charge(text, s, words):
-            continue  # "Vice-President in Charge of Operations": an office's words
+        if (k := _office_end(text, s, words)) is not None:
+            if k == len(words):
+                continue  # "Vice-President in Charge of Operations": an office's words
+            s, ps, words = ps[k][0], ps[k:], words[k:]  # "... Operations for Hale Freight": the body after it
         if _SEASON.match(text, s) and all(w.isdigit() or w.casefold() == "of" for w in words[1:]):
             continue  # "born in the Fall of 1974": a date
         if _old_style_date(words):
@@ -1597,12 +1599,40 @@ def _post_nominal(text: str, start: int, word: str) -> bool:
     return word in POST_NOMINALS and _NAME_BEFORE.search(text, max(0, start - 40), start) is not None
 
 
-def _in_charge(text: str, start: int, words: Sequence[str]) -> bool:
-    """True for NER's "Charge of Operations" of an office ("Vice-President in Charge of Operations"): "in charge of"
-    written in capitals, and ordinary words after it, no name."""
-    return (len(words) >= 3 and words[0] == "Charge" and words[1] == "of"
-            and _IN_BEFORE.search(text, max(0, start - 8), start) is not None
-            and all(w.casefold() in FUNCTION or ordinary(w) for w in words[2:]))
+COURTS = frozenset({"court", "courts", "tribunal"})
+COURT_KINDS = frozenset("""supreme high superior appeal appeals appellate constitutional federal district county crown
+    circuit magistrates family criminal civil military justice session sessions claims cassation chancery probate
+    admiralty common pleas""".split())
+"""A court's designators and the words that say what kind of court it is ("Court of Appeal", "Supreme Court"): no name
+(the land's name after them changes: "Supreme Court of India"); "Commerce Court", a building, is one."""
+
+
+def institution_words(text: str, start: int, end: int) -> set[str]:
+    """The case-folded words of the NER span ``text[start:end]`` that substitution keeps as an institution's: a court's
+    designator and kind ("Supreme", "Court" of "the Supreme Court of India") and an office's "in Charge of" and the
+    ordinary words after it ("Vice-President in Charge of Operations")."""
+    spans = parts(text[start:end])
+    low = [text[start + a:start + b].casefold() for a, b in spans]
+    if any(w in COURTS for w in low):
+        return {w for w in low if w in COURTS or w in COURT_KINDS}
+    if "charge" in low:
+        i = low.index("charge")
+        if (k := _office_end(text, start + spans[i][0], [text[start + a:start + b] for a, b in spans[i:]])) is not None:
+            return set(low[i:i + k])
+    return set()
+
+
+def _office_end(text: str, start: int, words: Sequence[str]) -> int | None:
+    """For NER's "Charge of Operations" of an office ("Vice-President in Charge of Operations"), "in charge of" written
+    in capitals and ordinary words after it, the index of the first word after them that names a body ("Hale" of
+    "Charge of Operations for Hale Freight"), or their number when none does; None for no such office."""
+    if not (len(words) >= 3 and words[0] == "Charge" and words[1] == "of"
+            and _IN_BEFORE.search(text, max(0, start - 8), start) is not None):
+        return None
+    end = next((i for i in range(2, len(words)) if words[i] in ("for", "at", "with")), len(words))
+    if end == 2 or not all(w.casefold() in FUNCTION or ordinary(w) for w in words[2:end]):
+        return None
+    return end + 1 if end < len(words) - 1 else len(words)
 
 
 _SEASON = re.compile(r"(?i)(?:spring|summer|fall|autumn|winter)(?:[ \t]+of)?[ \t]+\d")

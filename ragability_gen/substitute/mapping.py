@@ -37,6 +37,8 @@ from .entities import (
     ABBREVIATED_TITLES,
     AWARDS,
     CATEGORY_OPENERS,
+    COURT_KINDS,
+    COURTS,
     ENTITY_TYPES,
     FUNCTION,
     GENERIC,
@@ -845,14 +847,6 @@ def _award_head(ent: Entity, words: Sequence[str]) -> int | None:
     return head
 
 
-_COURTS = frozenset({"court", "courts", "tribunal"})
-_COURT_KINDS = frozenset("""supreme high superior appeal appeals appellate constitutional federal district county crown
-    circuit magistrates family criminal civil military justice session sessions claims cassation chancery probate
-    admiralty common pleas""".split())
-"""A court's designators and the words that say what kind of court it is ("Court of Appeal", "Supreme Court"): no name
-(the land's name after them changes: "Supreme Court of India"); "Commerce Court", a building, is one."""
-
-
 def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], distinctive: Sequence[int]) -> bool:
     """Give every distinctive part of ``ent`` (``distinctive``: their indexes, see ``_distinctive``) an invented
     part; False when it has no part to replace."""
@@ -867,8 +861,8 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
         return True
     replace = [i for i in distinctive if norm(words[i]) not in table.keep
                and not (ent.label == "PERSON" and _designates(table, words[i]))]
-    if ent.label not in ("PERSON", "TITLE", "WORK_OF_ART") and any(w.casefold() in _COURTS for w in words):
-        replace = [i for i in replace if words[i].casefold() not in _COURT_KINDS]  # "Supreme Court of India"
+    if ent.label not in ("PERSON", "TITLE", "WORK_OF_ART") and any(w.casefold() in COURTS for w in words):
+        replace = [i for i in replace if words[i].casefold() not in COURT_KINDS]  # "Supreme Court of India"
         if not replace:
             return False  # "the Court of Appeal", "the High Court": a court of a kind, whichever land's
     if not replace and any(norm(w) in table.keep for w in words):

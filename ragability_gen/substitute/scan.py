@@ -33,6 +33,7 @@ from .entities import (
     category_before,
     column_names,
     counted,
+    institution_words,
     label_words,
     numbered_thing,
     opens_plain_cell,
@@ -103,7 +104,9 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
     for t in texts:
         for s, e, label in ents.get(t, ()):
             if label in ENTITY_TYPES:
-                out |= {t[s + a:s + b].casefold() for a, b in parts(t[s:e]) if not _unnamed(t, s + a, s + b)}
+                kept = institution_words(t, s, e)  # "Appeal" of "the Court of Appeal", which substitution keeps
+                out |= {w for a, b in parts(t[s:e]) if not _unnamed(t, s + a, s + b)
+                        and (w := t[s + a:s + b].casefold()) not in kept}
         for m in _WORD.finditer(t):
             w = m[0]
             if w[:1].isupper() and not ordinary(w) and not sentence_start(t, m.start()) and not counted(t, *m.span()) \
