@@ -93,10 +93,6 @@ TITLES = ABBREVIATED_TITLES | frozenset(
 _NAMING_TITLES = ABBREVIATED_TITLES | frozenset("king queen lady lord".split())
 """Titles that end names of ordinary words as often as offices ("The Lion King", "Electric Lady", "Lake Shore Dr")."""
 SUFFIXES = frozenset("jr sr jnr snr".split())
-POST_NOMINALS = frozenset("QC KC MP MSP MEP MLA OBE MBE CBE KBE DBE GBE CMG KCMG GCMG KCB GCB DSO FRS FRSE FBA PhD "
-                          "DPhil".split())
-"""Letters after a person's name that tell an honour, an office or a degree ("Wayne Martin QC", "Jane Porter OBE"), as
-written: they stay, no name's part."""
 SPORTS = frozenset("""football rugby cricket golf tennis hockey soccer netball lacrosse baseball basketball athletic
     athletics rowing yacht racing reserve oval hurling camogie shinty curling volleyball handball softball badminton
     cycling swimming boxing wrestling skating skiing snooker archery fencing judo gymnastics triathlon motorsport
@@ -263,13 +259,11 @@ scan never suspects (``scan``); ``_kept`` keeps all but the sports' words inside
 
 def _kept(part: str, first: bool, person: bool = False) -> bool:
     """True for a part that stays as it is: an initial, particle, title, prefix ("Anti-"), number, lower-case word,
-    letters after a person's name ("QC", "OBE"; not "KC" of "KC Stadium"),
     contraction ("You're" of NER's person "Glad You're"), a Roman numeral after the first part, or a designator
     ("Article 158" too), unless in a person's name it is also a known family name ("Damon Hill"; but "Castle
     Donington", which NER may call a person, keeps "Castle"), or a given name opening it ("Bill Gates")."""
     low = part.casefold()
     return (len(part) == 1 or low in FUNCTION or low in TITLES or low in SUFFIXES or contracted(part)
-            or person and not first and part in POST_NOMINALS
             or low in PREFIXES and not part.isupper()  # "Co-operation", "MGM Distribution Co"; not the state "CO"
             or (never_name(part) and not (person and is_known_name(low)))
             or (low in GENERIC and not (person and (is_surname(low) or (first and is_given_name(low)))))
@@ -852,7 +846,6 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
                                 or opens_plain_item(text, s, e)  # "Known for | Oldest living cat" (NER's people)
                                 or short_date(text, s, e)
                                 or _NUMBERED.match(text, e) is not None and len(words[0]) <= 4  # "Op. 125"
-                                or _post_nominal(text, s, words[0])
                                 or numbered_thing(text, s, e)):
             continue
         if len(words) == 1 and label not in ("NORP", "LANGUAGE") and (demonym_or_language(words[0])
@@ -1590,13 +1583,6 @@ def _pieces(text: str, start: int, end: int, label: str,
 
 
 _IN_BEFORE = re.compile(r"(?<![^\W\d_])in[ \t]+$")
-_NAME_BEFORE = re.compile(r"[A-Z][^\W\d_]+,?[ \t]+$")
-
-
-def _post_nominal(text: str, start: int, word: str) -> bool:
-    """True for ``POST_NOMINALS`` letters right after a capitalised word ("Jane Porter OBE", "Blair QC, PhD"), which
-    NER and the proper-noun tagger call a name of their own."""
-    return word in POST_NOMINALS and _NAME_BEFORE.search(text, max(0, start - 40), start) is not None
 
 
 COURTS = frozenset({"court", "courts", "tribunal"})
@@ -1798,8 +1784,6 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
             continue  # "Malnutrition causes ...": a dictionary word too common for a term, capitalised as it opens
         if len(words) == 1 and opens_plain_cell(text, s, e) or _holiday(words) or work_kind_at(text, s, e):
             continue  # "| Discus throw |"; "title | Christmas Eve"
-        if len(words) == 1 and _post_nominal(text, s, words[0]):
-            continue  # "Jane Porter OBE"
         if _header_name(text, s, e, words):
             out.append(Mention(field_name, s, e, text[s:e], "PROPN"))
             continue

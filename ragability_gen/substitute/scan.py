@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from .entities import (
     ENTITY_TYPES,
     KEPT_WORDS,
-    POST_NOMINALS,
     acronym_key_cell,
     category_before,
     column_names,
@@ -74,13 +73,10 @@ def _plain(word: str) -> bool:
 
 def _kept_word(word: str) -> bool:
     """True for a word the scan never suspects: a designator, title, month or sport's word ("Racing" of "Panther
-    Racing") and letters after a name ("OBE"), which name nothing alone, and a word too short or never a name."""
+    Racing"), which name nothing alone, and a word too short or never a name."""
     low = re.sub(r"['’]s?$", "", word.casefold())
     word = word[:len(low)]
-    return len(word) < 3 or never_name(word) or low in KEPT_WORDS or low in _POST_NOMINALS
-
-
-_POST_NOMINALS = frozenset(w.casefold() for w in POST_NOMINALS)
+    return len(word) < 3 or never_name(word) or low in KEPT_WORDS
 
 
 def _unnamed(text: str, start: int, end: int) -> bool:
