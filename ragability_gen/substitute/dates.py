@@ -21,7 +21,7 @@ from random import Random
 
 from .names import is_region
 from .places import country_of, demonym_or_language, place_names
-from .words import ROW, key_column, row_cells, table_header
+from .words import ROW, URL_IN_TEXT, key_column, row_cells, table_header
 
 YEAR, DECADE, DECADE2, HUNDREDS, CENTURY = "year", "decade", "decade2", "hundreds", "century"
 STEP = {YEAR: 1, DECADE: 10, DECADE2: 10, HUNDREDS: 100, CENTURY: 100}
@@ -79,7 +79,6 @@ _RANGE = re.compile(rf"(?<![\w.,/$£€#])(?P<pre>(?:[Ff]rom|[Bb]etween)\s+)?(?P
 _ERA_BEFORE = re.compile(r"(?<!\w)A\.?D\.?\s*(?P<y>\d{1,4})(?!\w)")  # not the locomotive "AD43C"
 _ERA_AFTER = re.compile(rf"(?<![\w.,])(?P<y>\d{{1,4}})\s*(?P<era>{_ERA})")
 _BARE = re.compile(r"(?:(?<![\w.,/$£€#'’-])|(?<=[A-Za-z]-))(?P<y>1\d{3}|20\d{2}|21\d{2})(?!\d|[.,]\d|\s*%|-\d)")
-_URL = re.compile(r"(?<![\w.])[a-zA-Z][\w+.-]*://[^\s<>\"'|]+")
 _URL_YEAR = re.compile(r"(?<=[/#_])(?P<y>1\d{3}|20\d{2}|21\d{2})(?=[/#_):.]|$)")
 """A number between a web address's separators ("wiki/2019_Halle_Open", "#2019:_Two_finals"), which ``_BARE`` leaves
 (a slash or underscore before it): a year only where the instance writes the number as a year elsewhere."""
@@ -259,7 +258,7 @@ def find_dates(text: str, ev: Evidence = Evidence()) -> tuple[list[Slot], list[B
         add(m, _year(m))
     bares = [Bare(m.start(), m.end(), m["y"], *_bare_evidence(text, m.start(), m.end(), ev)) for m in scan(_BARE)]
     if "://" in text:
-        bares += [Bare(y.start(), y.end(), y["y"], None, True) for u in _URL.finditer(text)
+        bares += [Bare(y.start(), y.end(), y["y"], None, True) for u in URL_IN_TEXT.finditer(text)
                   for y in _URL_YEAR.finditer(text, u.start(), u.end()) if free(y)]
     slots.sort(key=lambda s: s.start)
     return slots, bares
@@ -358,13 +357,14 @@ def _bare_evidence(text: str, s: int, e: int, ev: Evidence) -> tuple[bool | None
         return True, False
     if _listed_measure(text, e):
         return False, False
-    if label == "DATE" and not _round_count(text[s:e]) or (before.endswith("(") and text[e:e + 1] == ")") \
+    round_count = _round_count(text[s:e])
+    if label == "DATE" and not round_count or (before.endswith("(") and text[e:e + 1] == ")") \
             or _year_column(text, s, e):
         return True, False
     if _ARTICLE_BEFORE.search(before) and (word := _NEXT_WORD.match(text, e)) is not None \
             and word[1] not in _FUNCTION_WORDS and word[1] not in _MEASURES:
         return True, False  # "in a 1237 document", "the 1984 election": a singular noun after a number is no count
-    return None, label in NUMERIC_LABELS or _round_count(text[s:e])
+    return None, label in NUMERIC_LABELS or round_count
 
 
 def _round_count(number: str) -> bool:

@@ -1582,11 +1582,11 @@ def _pieces(text: str, start: int, end: int, label: str,
     return [(a, b, label) for a, b in zip(edges[::2], edges[1::2], strict=True) if a < b]
 
 
-_IN_BEFORE = re.compile(r"(?<![^\W\d_])in[ \t]+$")
+_IN_WORD_BEFORE = re.compile(r"(?<![^\W\d_])in[ \t]+$")
 
 
-COURTS = frozenset({"court", "courts", "tribunal"})
-COURT_KINDS = frozenset("""supreme high superior appeal appeals appellate constitutional federal district county crown
+_COURTS = frozenset({"court", "courts", "tribunal"})
+_COURT_KINDS = frozenset("""supreme high superior appeal appeals appellate constitutional federal district county crown
     circuit magistrates family criminal civil military justice session sessions claims cassation chancery probate
     admiralty common pleas""".split())
 """A court's designators and the words that say what kind of court it is ("Court of Appeal", "Supreme Court"): no name
@@ -1599,8 +1599,8 @@ def institution_words(text: str, start: int, end: int) -> set[str]:
     ordinary words after it ("Vice-President in Charge of Operations")."""
     spans = parts(text[start:end])
     low = [text[start + a:start + b].casefold() for a, b in spans]
-    if any(w in COURTS for w in low):
-        return {w for w in low if w in COURTS or w in COURT_KINDS}
+    if any(w in _COURTS for w in low):
+        return {w for w in low if w in _COURTS or w in _COURT_KINDS}
     if "charge" in low:
         i = low.index("charge")
         if (k := _office_end(text, start + spans[i][0], [text[start + a:start + b] for a, b in spans[i:]])) is not None:
@@ -1613,7 +1613,7 @@ def _office_end(text: str, start: int, words: Sequence[str]) -> int | None:
     in capitals and ordinary words after it, the index of the first word after them that names a body ("Hale" of
     "Charge of Operations for Hale Freight"), or their number when none does; None for no such office."""
     if not (len(words) >= 3 and words[0] == "Charge" and words[1] == "of"
-            and _IN_BEFORE.search(text, max(0, start - 8), start) is not None):
+            and _IN_WORD_BEFORE.search(text, max(0, start - 8), start) is not None):
         return None
     end = next((i for i in range(2, len(words)) if words[i] in ("for", "at", "with")), len(words))
     if end == 2 or not all(w.casefold() in FUNCTION or ordinary(w) for w in words[2:end]):

@@ -37,8 +37,6 @@ from .entities import (
     ABBREVIATED_TITLES,
     AWARDS,
     CATEGORY_OPENERS,
-    COURT_KINDS,
-    COURTS,
     ENTITY_TYPES,
     FUNCTION,
     GENERIC,
@@ -59,6 +57,7 @@ from .entities import (
     column_words_at,
     dated,
     designators_only,
+    institution_words,
     known_place,
     norm,
     ordinary,
@@ -98,7 +97,7 @@ from .places import (
     state_code_word,
     us_states,
 )
-from .words import CARDINALS, CONTENT_STOP_WORDS, ERAS, in_row, never_name, sentence_start
+from .words import CARDINALS, CONTENT_STOP_WORDS, ERAS, URL_IN_TEXT, in_row, never_name, sentence_start
 
 _STYLE = {"PERSON": "family", "NORP": "demonym", "LANGUAGE": "demonym", "GPE": "place", "LOC": "place",
           "FAC": "place", "SCRIPT": "place", "CURRENCY": "place"}
@@ -285,8 +284,8 @@ class Table:
         beside NER's events "Eliminated Day 9", "Eliminated Day 12")."""
         found = norm(text[start:end])
         if self._stems is None:
-            firsts = Counter(norm(e.surface[a:b]) for e in self.entities.values() for a, b in parts(e.surface)[:1]
-                             if len(parts(e.surface)) > 1)
+            firsts = Counter(norm(e.surface[slice(*spans[0])]) for e in self.entities.values()
+                             if len(spans := parts(e.surface)) > 1)
             self._stems = frozenset(w for w, n in firsts.items() if n >= 2 and not w.endswith(("ed", "ing")))
         return (found in self._stems and found not in self.written_lower and sentence_start(text, start)
                 and not is_common(found, _EVERYDAY_ZIPF))
@@ -391,15 +390,12 @@ def _letters(name: str) -> str:
     return "".join(c for c in ascii_fold(name) if c.isalpha())
 
 
-_URL_IN_TEXT = re.compile(r"(?<![\w.])[a-zA-Z][\w+.-]*://[^\s<>\"'|]+")
-
-
 def url_view(text: str) -> str:
     """``text`` with the word joins of its URLs read as spaces ("_", "%20"), the same length, so a name in a
     link ("wiki/Saad_Abdulrahman", "#Fighting%20Hulkamania") is found and replaced like the name in the text."""
     if "://" not in text:
         return text
-    return _URL_IN_TEXT.sub(lambda m: m[0].replace("_", " ").replace("%20", "   "), text)
+    return URL_IN_TEXT.sub(lambda m: m[0].replace("_", " ").replace("%20", "   "), text)
 
 
 def edited(text: str, start: int, end: int, edits: Sequence[tuple[int, int, str]]) -> str:
@@ -489,24 +485,10 @@ def build_table(found: Sequence[Mention], invent: Callable[[str, str], str],
     # case-folded key may not match: "ß"; nor one without accents: "Afghānistān")
     for ent in ranked:
         for s in ent.surfaces:
-            cased = _cased(table, s, ent.label)
-            if cased is not None:
-                for variant in (shape(s), shape(s).upper()):  # "London", never "london"; "Turkey", not "turkey"
-                    table.aliases.setdefault(variant, (ent.key, cased))
-                continue
-            table.aliases[norm(s)] = (ent.key, "full")
-            spelled.setdefault(norm(s), {}).setdefault(shape(s).casefold(), shape(s))
+            _add_spelling(table, spelled, ent, s)
     for ent in ranked:  # "Sting" of a name found only as "Sting's" is that name wherever it stands ("Sting defeated
         for s in _possessed(ent):  # Flair" opening a sentence), not a word of another name ("Starrcade, Sting")
-            cased = _cased(table, s, ent.label)
-            if cased is not None:
-                for variant in (shape(s), shape(s).upper()):
-                    known = table.aliases.get(variant)
-                    if known is None or known[1] == "proper":
-                        table.aliases[variant] = (ent.key, cased)
-            elif norm(s) not in table.aliases:
-                table.aliases[norm(s)] = (ent.key, "full")
-                spelled.setdefault(norm(s), {}).setdefault(shape(s).casefold(), shape(s))
+            _add_spelling(table, spelled, ent, s, over=False)
     for ent in ranked:
         for head in _main_titles(table, ent):  # "My Hero Academia" of "My Hero Academia: Two Heroes", where no
             if norm(head) not in table.aliases and shape(head) not in table.aliases:  # entity of its own is that
@@ -587,6 +569,19 @@ def _rare_name(alias: str, mode: str, heads: Collection[str]) -> bool:
     Woods"): in a text without capitals, its lower-case form is the name. An ordinary word stays a word there, however
     rare ("academia" of "my hero academia" beside "the Academia" of "Academia Antártica")."""
     return mode == "exact" and " " not in alias and not ordinary(alias) and norm(alias) not in heads
+
+
+def _add_spelling(table: Table, spelled: dict[str, dict[str, str]], ent: Entity, s: str, over: bool = True) -> None:
+    """Alias the whole spelling ``s`` of ``ent``: as written and in capitals for a name of ordinary or dictionary words
+    (``_cased``: "London", never "london"; "Turkey", not "turkey") unless an entity has that alias already; else in
+    any case, over another entity's alias only where ``over``. ``spelled`` records each any-case alias's spellings."""
+    cased = _cased(table, s, ent.label)
+    if cased is not None:
+        for variant in (shape(s), shape(s).upper()):
+            table.aliases.setdefault(variant, (ent.key, cased))
+    elif over or norm(s) not in table.aliases:
+        table.aliases[norm(s)] = (ent.key, "full")
+        spelled.setdefault(norm(s), {}).setdefault(shape(s).casefold(), shape(s))
 
 
 def _possessed(ent: Entity) -> list[str]:
@@ -861,8 +856,10 @@ def _map_parts(table: Table, ent: Entity, invent: Callable[[str, str], str], dis
         return True
     replace = [i for i in distinctive if norm(words[i]) not in table.keep
                and not (ent.label == "PERSON" and _designates(table, words[i]))]
-    if ent.label not in ("PERSON", "TITLE", "WORK_OF_ART") and any(w.casefold() in COURTS for w in words):
-        replace = [i for i in replace if words[i].casefold() not in COURT_KINDS]  # "Supreme Court of India"
+    kept = institution_words(ent.surface, 0, len(ent.surface)) if ent.label not in ("PERSON", "TITLE", "WORK_OF_ART") \
+        else set()
+    if kept:  # "Supreme Court of India": the court's words stay, its land changes
+        replace = [i for i in replace if words[i].casefold() not in kept]
         if not replace:
             return False  # "the Court of Appeal", "the High Court": a court of a kind, whichever land's
     if not replace and any(norm(w) in table.keep for w in words):

@@ -244,6 +244,8 @@ MARKS = _marks()
 
 ROW = re.compile(r"[|\t]")
 """What makes a line a table row, and parts its cells."""
+URL_IN_TEXT = re.compile(r"(?<![\w.])[a-zA-Z][\w+.-]*://[^\s<>\"'|]+")
+"""A web address in running text, up to a space, a quote, an angle bracket or a cell's bar."""
 _RULE = re.compile(r"[\s|:+=-]*-{3}[\s|:+=-]*")
 """A markdown table's rule under its header: "|---|:---:|"."""
 
