@@ -1496,17 +1496,20 @@ def _noun_after(text: str, ps: Sequence[tuple[int, int]]) -> bool:
 
 
 def _given_before(text: str, start: int, ents: Sequence[tuple[int, int, str]]) -> int:
-    """The start of a person's name, with a capitalised word right before the span NER found, which is no
-    common or dictionary word, title or other entity: "Émile" of "• Émile Durkheim", where the small model tags "Émile"
-    an adjective and NER begins the name at "Durkheim"."""
+    """The start of a person's name, with a capitalised word right before the span NER found, which is no title or
+    other entity, and no common or dictionary word unless a given name: "Émile" of "• Émile Durkheim", where the small
+    model tags "Émile" an adjective and NER begins the name at "Durkheim"; "Hans" of "Hans Dreier", where NER's person
+    is the family name alone, and "Harry" of a table's "Harry Oliver | Street Angel", where the key cell's rule cut
+    NER's person short."""
     m = _WORD_BEFORE.search(text, max(0, start - 40), start)
     if m is None:
         return start
     word = m[0][:-1]
-    if not word[:1].isupper() or ordinary(word) or _kept(word, True) or is_word(word.lower()):
+    if not word[:1].isupper() or _kept(word, True) or (
+            (ordinary(word) or is_word(word.lower())) and not is_given_name(word)):
         return start  # "Mythologist Joseph Campbell": a word of the dictionary, no given name
-    if any(a < start and m.start() < b for a, b, _ in ents):
-        return start
+    if any(a < start and m.start() < b and not (label == "PERSON" and start < b) for a, b, label in ents):
+        return start  # another entity; not NER's person a table's key cell cut short ("Harry Oliver | Street Angel")
     return m.start()
 
 
