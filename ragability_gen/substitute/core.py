@@ -52,6 +52,7 @@ from .entities import (
     plain_written,
     position_cell,
     trim,
+    unmistakable_place,
     whole_word,
     written_words,
 )
@@ -561,16 +562,17 @@ class _Group:
 
     def rescanned(self, seed: int, labels: tuple[str, ...], dates: bool) -> _Group:
         """This group, or, when the leak scan finds words of the input's names left that are no English
-        words ("Sadd" of "Al\\-Sadd" in a table cell, which neither NER nor the tagger took for a name), the
-        group built again with them as names (the mapping so far and the offset kept). A mapping given
-        by hand is left as it is, and so are runs that do not replace proper nouns (PROPN)."""
+        words ("Sadd" of "Al\\-Sadd" in a table cell, which neither NER nor the tagger took for a name) or places
+        no dictionary has ("Asia", which NER missed in one sentence of several), the group built again with
+        them as names (the mapping so far and the offset kept). A mapping given by hand is left as it is, and
+        so are runs that do not replace proper nouns (PROPN)."""
         if self.adjusted or "PROPN" not in labels:
             return self
         self.prepare_scan()
         names, invented = self.names or set(), self.invented
         left = {t: rw.new for t, rw in self.rewrites.items() if needs_ner(rw.new, names, invented)}
         words = {s.text for s in scan(left, left, names, invented, {})
-                 if s.kind == "name" and s.text[:1].isupper() and not is_common(s.text)
+                 if s.kind == "name" and s.text[:1].isupper() and (not is_common(s.text) or unmistakable_place(s.text))
                  and _POSSESSIVE.sub("", s.text).casefold() not in HEADS}  # "the Opposition's push": no name
         add = sorted(w for w in words - ordinary_written_words(words, self.texts) - self.plain
                      if not _opens_key(w, self.texts) and w.casefold() not in SPORTS)  # "Hurling" of "Tipperary

@@ -1278,6 +1278,12 @@ def known_place(word: str) -> bool:
     return word[1:].islower() and (word in place_names() or word in city_names() and not is_word(word.lower()))
 
 
+def unmistakable_place(word: str) -> bool:
+    """True for a place that is no dictionary word in lower case, however common: a continent or region of Faker's
+    and countryinfo's lists, a country, capital or large city ("Asia", "Europe", "Dalian"; not "Reading", "Turkey")."""
+    return not is_word(word.lower()) and (is_place_name(word) or known_place(word))
+
+
 _MODEL_AFTER = re.compile(r"(?:[ \t]+|[ \t]*\|[ \t]*(?=[A-Z]))(?:[A-Z]{1,3}-?\d{2,}|\d{3}(?!\d))(?:[-/][\w]+)*(?!\w)")
 """A model's code after a maker's name, in its cell or the next: "Airbus A320-214", "| Airbus | A330 MRTT |"."""
 
