@@ -25,12 +25,13 @@ from .names import is_common, is_word
 from .places import listed_place
 from .words import key_column, line_cells, never_name
 
-WORKS = ("album", "albums", "song", "songs", "single", "singles", "film", "films", "movie", "movies", "novel",
-         "novels", "book", "books", "series", "miniseries", "sitcom", "TV show", "television show", "musical", "opera",
-         "operetta", "poem", "painting", "documentary", "EP", "LP", "episode", "anthem", "hymn", "ballad", "soundtrack",
-         "mixtape", "novella", "memoir", "manga", "anime", "telenovela", "symphony", "trilogy", "podcast",
-         "video game", "board game", "essay", "essays", "treatise", "pamphlet", "short story", "sonnet", "ballet",
-         "sonata", "concerto", "cantata", "oratorio", "screenplay", "libretto", "comic book", "graphic novel", "sequel")
+WORKS = ("album", "albums", "song", "songs", "single", "singles", "track", "tracks", "film", "films", "movie",
+         "movies", "novel", "novels", "book", "books", "series", "miniseries", "sitcom", "TV show", "television show",
+         "musical", "opera", "operetta", "poem", "painting", "documentary", "EP", "LP", "episode", "anthem", "hymn",
+         "ballad", "soundtrack", "mixtape", "novella", "memoir", "manga", "anime", "telenovela", "symphony", "trilogy",
+         "podcast", "video game", "board game", "essay", "essays", "treatise", "pamphlet", "short story", "sonnet",
+         "ballet", "sonata", "concerto", "cantata", "oratorio", "screenplay", "libretto", "comic book",
+         "graphic novel", "sequel")
 """Words for a kind of work, written in lower case before its title; not words that as often stand before a name of
 another kind ("the game Manchester United won", "the story The Washington Post ran", "to play Arsenal")."""
 _SAID_WORKS = WORKS + ("play", "plays", "story", "stories")
@@ -91,7 +92,11 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
     for m in _WORK.finditer(text):
         if m[0][:1].isupper() and m[0][:2] not in ("EP", "LP"):
             continue  # "| Film |", "The Book of ...": a column's name, a title's own word
-        runs.append((_run(text, m.end(), _QUOTES.get(m[1]) if m[1] else None), "TITLE", True))
+        words = _run(text, m.end(), _QUOTES.get(m[1]) if m[1] else None)
+        core = [text[a:b].casefold() for a, b in words if text[a:b] not in _SMALL]
+        if not m[1] and len(core) == 1 and core[0] in MONTHS_DAYS:
+            continue  # "won on the track Monday": a day, no title
+        runs.append((words, "TITLE", True))
     for m in _MADE.finditer(text):
         words = _run(text, m.end(), None)
         words = next((words[:i] for i in range(1, len(words) - 1) if text[slice(*words[i])] in ("in", "at")
