@@ -587,9 +587,17 @@ def _key(cell: str) -> bool:
 
 def _opens_key(cell: str) -> bool:
     """True when the first word of ``cell`` is a ``_column_word`` ("Born", "2018 date", "Lowest elevation- at Lake
-    Michigan"; not "2023", "---", "John Smith", "Swedbank")."""
-    first = next((m[0] for m in _PART.finditer(cell) if not m[0].isdigit()), None)
-    return first is not None and _column_word(first)
+    Michigan"; not "2023", "---", "John Smith", "Swedbank"), and the cell is no person's name, a given name before
+    capitalised family names or words no dictionary has ("Mark Smith", "Harry Oliver"; a dictionary's words both)."""
+    words = [m[0] for m in _PART.finditer(cell) if not m[0].isdigit()]
+    return bool(words) and _column_word(words[0]) and not _person_cell(words)
+
+
+def _person_cell(words: Sequence[str]) -> bool:
+    """True for the two or three words of a cell that read as a person's name: a given name, then capitalised family
+    names or words that name no column ("Mark Smith", "John Brown", "Hans Dreier")."""
+    return 2 <= len(words) <= 3 and is_given_name(words[0]) and all(
+        w[:1].isupper() and (is_surname(w) or not _column_word(w)) for w in words[1:])
 
 
 @lru_cache(maxsize=1 << 10)
