@@ -375,10 +375,11 @@ class Table:
         return out
 
 
-_HOST = re.compile(r"(?i)(?<![\w@.-])(?:[a-z][\w+.-]*://)?((?:[a-z0-9-]+\.)+(?:com|org|net|edu|gov|info|biz|tv|fm|io|"
+_HOST = re.compile(r"(?i)(?<![\w@.-])(?:[a-z][\w+.-]*://)?((?:[a-z0-9-]+ ?\.)+(?:com|org|net|edu|gov|info|biz|tv|fm|io|"
                    r"co|uk|de|fr|jp|au|ca|it|es|nl|ru|cn|in|br|be|ch|at|se|no|dk|fi|ie|nz|za|kr|mx|ar|pl|cz|tr|gr|pt|"
                    r"hu|ro|us|eu|me|ly|to))(?![\w-])")
-"""A web address or bare host name ("www.bryanadams.com", "visitbruges.be"); group 1 is the host."""
+"""A web address or bare host name ("www.bryanadams.com", "visitbruges.be"), also as scraped infoboxes write one, a
+space before each dot ("www .bryanadams .com"); group 1 is the host."""
 
 
 _LABEL = re.compile(r"[a-z0-9-]+")
