@@ -305,6 +305,15 @@ def test_a_sport_s_word_a_team_keeps_is_no_suspect() -> None:
     assert suspects == []  # "Racing" names nothing alone
 
 
+def test_an_article_before_an_invented_name_is_no_script_suspect() -> None:
+    from ragability_gen.substitute.scan import scan
+
+    old = "It derives from the Arabic al-Jazair and the Berber al-Kasba."
+    new = "It derives from the Eindport al-Wigneland and the Berber al-Kasba."
+    suspects = scan({"c": old}, {"c": new}, {"arabic", "jazair", "kasba"}, {"eindport", "wigneland"}, {})
+    assert [(s.text, s.kind) for s in suspects if s.kind == "script"] == [("al-Kasba", "script")]
+
+
 def test_a_broken_word_is_restored_only_where_its_original_is_an_english_word() -> None:
     from ragability_gen.substitute.review import Finding, plan
 

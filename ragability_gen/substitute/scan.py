@@ -12,7 +12,8 @@ shows up here rather than in a testee's answer:
   was in the input and was replaced ("French" left after "France" became "Tenslo");
 - ``rare``: a word of the input that is no English word at all (wordfreq knows neither it nor its
   singular) and survives unchanged ("pardinus", "kwanzas");
-- ``script``: letters of a non-Latin script, or an IPA transcription, in the output.
+- ``script``: letters of a non-Latin script, or an IPA transcription, in the output; a romanised word is one
+  unless it is an article before an invented name ("al-Deurgshire").
 
 Words that substitution keeps on purpose (designators such as "University" or "War", titles,
 stop words, numbers, era markers) and the invented names are never suspects. The suspects go into
@@ -180,5 +181,8 @@ def scan(old: Mapping[str, str], new: Mapping[str, str], names: set[str], invent
                    and (not _plain(w) or (w[:1].isupper() and not sentence_start(text, s))) for w in words):
                 add(field, text[s:e], "ner")
         for _, _, rendering, _ in scripts(text):
+            words = [w.casefold() for w in _WORD.findall(rendering)]
+            if any(len(w) > 3 for w in words) and all(w in invented or len(w) <= 3 for w in words):
+                continue  # "al-Deurgshire": an article before an invented name renders no real one
             add(field, rendering, "script")
     return sorted(found.values(), key=lambda s: (s.field, KINDS.index(s.kind), s.text))
