@@ -365,9 +365,12 @@ class Table:
         for host in hosts:
             found = [(m.start(), m.end(), *glued[m[0]]) for m in pattern.finditer(host[1].lower())] if pattern else []
             for m in _LABEL.finditer(host[1].lower()):
-                if m[0] in labels and m.end() < len(host[1]) and not any(a < m.end() and m.start() < b
-                                                                        for a, b, _, _ in found):
+                if m.end() >= len(host[1]) or any(a < m.end() and m.start() < b for a, b, _, _ in found):
+                    continue
+                if m[0] in labels:
                     found.append((m.start(), m.end(), *labels[m[0]]))
+                elif (inner := _name_in_label(m[0], labels)) is not None:
+                    found.append((m.start() + inner[0], m.start() + inner[1], *labels[m[0][inner[0]:inner[1]]]))
             for start, end, new, key in found:
                 a, b = host.start(1) + start, host.start(1) + end
                 if not any(h.start < b and a < h.end for h in (*taken, *out)):
@@ -384,6 +387,20 @@ space before each dot ("www .bryanadams .com"); group 1 is the host."""
 
 _LABEL = re.compile(r"[a-z0-9-]+")
 """A label of a host name, between its dots."""
+
+
+def _name_in_label(label: str, names: Collection[str]) -> tuple[int, int] | None:
+    """(start, end) of the longest of ``names`` (a name's letters) that a host's label writes beside common English
+    words at one end or both ("linuxfoundation", "didomusic", "thedoors"), else None."""
+    spans = [(a, b) for a in range(len(label)) for b in range(a + 3, len(label) + 1)
+             if (a, b) != (0, len(label)) and label[a:b] in names
+             and _common_piece(label[:a]) and _common_piece(label[b:])]
+    return max(spans, key=lambda span: span[1] - span[0], default=None)
+
+
+def _common_piece(piece: str) -> bool:
+    """True for nothing, or a common English word of three letters or more ("the", "music"; not "sm" of "smart")."""
+    return not piece or piece.isalpha() and len(piece) >= 3 and is_common(piece)
 
 
 def _letters(name: str) -> str:
