@@ -184,6 +184,20 @@ def test_no_plural_ending_after_a_names_last_letter_and_the_audit_applies_again_
     assert again.instances == first.instances
 
 
+KWANZAS = make(["The Novo Kwanza replaced the escudo. Coins of 50 kwanzas were struck in Luanda.",
+                "Nothing else is known."], "Which coins were struck?")
+
+
+def test_an_audit_whose_entity_the_text_writes_only_in_the_plural_applies_again_the_same(tmp_path: Path) -> None:
+    first = substitute_instances([KWANZAS], seed=0)
+    by = {e["original"]: e for e in first.audit[0]["entities"]}
+    assert set(by["kwanza"]["forms"]) == {"kwanzas"}  # the singular is written nowhere
+    again = substitute_instances([KWANZAS], seed=0, mapping_in=read_mapping(
+        write_audit(tmp_path, "same.jsonl", [first.audit[0]])))
+    assert again.instances == first.instances
+    assert f"50 {by['kwanza']['forms']['kwanzas']} were" in again.instances[0].contexts["1"].text
+
+
 def test_bad_edits_are_named(cli: Any, tmp_path: Path) -> None:
     (tmp_path / "in.tsv").write_text(tsv_text([row(contradiction_ID="7")]), encoding="utf-8")
     assert cli("substitute", "in.tsv", "-o", "out.tsv", "-q").exit_code == 0

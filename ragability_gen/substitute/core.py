@@ -277,6 +277,13 @@ def _given_spans(entry: Entry, texts: Sequence[str]) -> list[tuple[str, int, int
     return found or [(t, a, b) for t in texts for a, b in _occurrences(entry.original, t)]
 
 
+def _given_text(entry: Entry, found: str) -> str:
+    """The name of a mention of an edited mapping's entity: its original where the text writes only the plural the
+    file records ("kwanza" for "50 kwanzas"), so the entity is the one the file gives a replacement, else as found."""
+    key = norm(entry.original)
+    return entry.original if norm(found) in (key + "s", key + "es") and found in entry.forms else found
+
+
 def _plural_at(infos: Annotations, text: str, pos: int) -> bool:
     """Whether a plural noun starts at ``pos``: tagged one, and not a word the word lists know only as another
     class ("1999 encodes", "encodes" tagged a plural noun: a year, not a count such as "1201 people")."""
@@ -495,7 +502,8 @@ class _Group:
         found = []
         metadata = [v for r in self.rows for v in r.metadata.values()]
         for e in adjust.entries or ():
-            here = [Mention(first_field[t], a, b, t[a:b], e.type) for t, a, b in _given_spans(e, self.texts)]
+            here = [Mention(first_field[t], a, b, _given_text(e, t[a:b]), e.type)
+                    for t, a, b in _given_spans(e, self.texts)]
             here += [Mention("metadata", a, b, v[a:b], e.type) for v, a, b in _given_spans(e, metadata)]
             if not here:
                 self.edit_problems.append(f"{e.where}: original {e.original!r} does not occur in instance "
