@@ -198,6 +198,20 @@ def test_an_audit_whose_entity_the_text_writes_only_in_the_plural_applies_again_
     assert f"50 {by['kwanza']['forms']['kwanzas']} were" in again.instances[0].contexts["1"].text
 
 
+CLUB = make(["title | Northern Cycling Association\nType | Not-for-profit\n"
+             "Headquarters | 40 NCA Way , Harrogate, England\nWebsite | www .nca .org", "Nothing else is known."],
+            "Is the club a not-for-profit?")
+
+
+def test_an_initialism_a_host_writes_changes_there_also_when_the_audit_is_applied_again(tmp_path: Path) -> None:
+    first = substitute_instances([CLUB], seed=0)
+    text = first.instances[0].contexts["1"].text
+    assert "www .nca .org" not in text and text.endswith(".org")
+    again = substitute_instances([CLUB], seed=0, mapping_in=read_mapping(
+        write_audit(tmp_path, "same.jsonl", [first.audit[0]])))
+    assert again.instances == first.instances
+
+
 def test_bad_edits_are_named(cli: Any, tmp_path: Path) -> None:
     (tmp_path / "in.tsv").write_text(tsv_text([row(contradiction_ID="7")]), encoding="utf-8")
     assert cli("substitute", "in.tsv", "-o", "out.tsv", "-q").exit_code == 0

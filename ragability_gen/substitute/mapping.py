@@ -338,16 +338,25 @@ class Table:
             glued: dict[str, tuple[str, str]] = {}
             labels: dict[str, tuple[str, str]] = {}
             for key, ent in self.entities.items():
-                old, new = _letters(ent.surface), _letters(self.compose(ent.surface))
+                whole = self.compose(ent.surface)
+                old, new = _letters(ent.surface), _letters(whole)
                 if len(old) >= 6 and new and new != old:
                     glued[old] = (new, key)
                 if len(old) >= 3 and new and new != old:
                     labels.setdefault(old, (new, key))
-                for a, b in parts(ent.surface):
+                old_parts, new_parts = parts(ent.surface), parts(whole)
+                for i, (a, b) in enumerate(old_parts):
                     part = ent.surface[a:b]
+                    if len(part) < 3 or not part.isalpha() or is_common(part) and not part.isupper():
+                        continue  # a common word, not an initialism ("AAA")
                     new = _letters(self.compose(part))
-                    if len(part) >= 5 and part.isalpha() and not is_common(part) and new and new != _letters(part):
+                    if new and new != _letters(part) and len(part) >= 5:
                         glued.setdefault(_letters(part), (new, key))
+                    if new == _letters(part) and len(new_parts) == len(old_parts):
+                        new = _letters(whole[slice(*new_parts[i])])  # "AAA" of "AAA Drive", its own initials there
+                    if new and new != _letters(part):
+                        labels.setdefault(_letters(part), (new, key))  # also where the audit applied again lists
+                        # no "AAA" alone
             pattern = re.compile("|".join(map(re.escape, sorted(glued, key=len, reverse=True)))) if glued else None
             self._hosts = (glued, pattern, labels)
         return self._hosts
@@ -355,8 +364,9 @@ class Table:
     def _in_hosts(self, text: str, taken: Sequence[Hit]) -> list[Hit]:
         """The names written run together in a web address's host ("www.bryanadams.com", "visitbruges.be"): an
         entity of six letters or more, or a name part of five or more that is no common word, its letters in
-        lower case, replaced by its invented letters; and an entity of three letters or more that fills a label of
-        the host before its last ("www.lyon.fr")."""
+        lower case, replaced by its invented letters; and an entity, or a name part that is no common word, of three
+        letters or more that fills a label of the host before its last ("www.lyon.fr", "www.aaa.com" beside "AAA
+        Drive") or stands in one beside common words ("didomusic")."""
         hosts = list(_HOST.finditer(text)) if "." in text else []
         if not hosts:
             return []
