@@ -587,8 +587,8 @@ def _key(cell: str) -> bool:
 
 def _opens_key(cell: str) -> bool:
     """True when the first word of ``cell`` is a ``_column_word`` ("Born", "2018 date", "Lowest elevation- at Lake
-    Michigan"; not "2023", "---", "John Smith", "Swedbank"), and the cell is no person's name, a given name before
-    capitalised family names or words no dictionary has ("Mark Smith", "Harry Oliver"; a dictionary's words both)."""
+    Michigan"; not "2023", "---", "John Smith", "Swedbank"), and the cell is no person's name (``_person_cell``: "Mark
+    Smith", "Harry Oliver", although the dictionary has every word of them)."""
     words = [m[0] for m in _PART.finditer(cell) if not m[0].isdigit()]
     return bool(words) and _column_word(words[0]) and not _person_cell(words)
 

@@ -354,9 +354,8 @@ class Table:
                         glued.setdefault(_letters(part), (new, key))
                     if new == _letters(part) and len(new_parts) == len(old_parts):
                         new = _letters(whole[slice(*new_parts[i])])  # "AAA" of "AAA Drive", its own initials there
-                    if new and new != _letters(part):
-                        labels.setdefault(_letters(part), (new, key))  # also where the audit applied again lists
-                        # no "AAA" alone
+                    if new and new != _letters(part):  # a label of its part alone, also where an audit applied
+                        labels.setdefault(_letters(part), (new, key))  # again lists no "AAA" of its own
             pattern = re.compile("|".join(map(re.escape, sorted(glued, key=len, reverse=True)))) if glued else None
             self._hosts = (glued, pattern, labels)
         return self._hosts
