@@ -278,10 +278,10 @@ def _given_spans(entry: Entry, texts: Sequence[str]) -> list[tuple[str, int, int
 
 
 def _given_text(entry: Entry, found: str) -> str:
-    """The name of a mention of an edited mapping's entity: its original where the text writes only the plural the
-    file records ("kwanza" for "50 kwanzas"), so the entity is the one the file gives a replacement, else as found."""
-    key = norm(entry.original)
-    return entry.original if norm(found) in (key + "s", key + "es") and found in entry.forms else found
+    """The name of a mention of an edited mapping's entity at a spelling ``_given_spans`` found: its original for a
+    plural the file records ("kwanza" for "50 kwanzas"), so the entity is the one the file gives a replacement; a
+    spelling in another case as written ("albedo" beside "Albedo")."""
+    return found if norm(found) == norm(entry.original) else entry.original
 
 
 def _plural_at(infos: Annotations, text: str, pos: int) -> bool:

@@ -347,15 +347,16 @@ class Table:
                 old_parts, new_parts = parts(ent.surface), parts(whole)
                 for i, (a, b) in enumerate(old_parts):
                     part = ent.surface[a:b]
-                    if len(part) < 3 or not part.isalpha() or is_common(part) and not part.isupper():
+                    common = is_common(part)
+                    if len(part) < 3 or not part.isalpha() or common and not part.isupper():
                         continue  # a common word, not an initialism ("AAA")
-                    new = _letters(self.compose(part))
-                    if new and new != _letters(part) and len(part) >= 5:
-                        glued.setdefault(_letters(part), (new, key))
-                    if new == _letters(part) and len(new_parts) == len(old_parts):
-                        new = _letters(whole[slice(*new_parts[i])])  # "AAA" of "AAA Drive", its own initials there
-                    if new and new != _letters(part):  # a label of its part alone, also where an audit applied
-                        labels.setdefault(_letters(part), (new, key))  # again lists no "AAA" of its own
+                    mine, alone = _letters(part), _letters(self.compose(part))
+                    if alone and alone != mine and len(part) >= 5 and not common:
+                        glued.setdefault(mine, (alone, key))
+                    if alone == mine and len(new_parts) == len(old_parts):  # "AAA" of "AAA Drive": its own initials
+                        alone = _letters(whole[slice(*new_parts[i])])  # there, also where an audit applied again
+                    if alone and alone != mine:  # lists no "AAA" of its own
+                        labels.setdefault(mine, (alone, key))
             pattern = re.compile("|".join(map(re.escape, sorted(glued, key=len, reverse=True)))) if glued else None
             self._hosts = (glued, pattern, labels)
         return self._hosts
