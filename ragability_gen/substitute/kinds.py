@@ -68,6 +68,12 @@ _ROMANISED = re.compile(r"(?<![\w'’-])(?=ʼ|[\w'’ʾʿʼʻ-]*[āēīōūȳǖ�
 these marks, so such a word is a rendering of a name (or of a term that names its place) like "Москва"."""
 _IPA_CHARS = "ɐɑɒæɓʙβɔɕçɗɖðʤəɘɚɛɜɝɞɟʄɡɠɢʛɦɧħɥʜɨɪʝɭɬɫɮʟɱɯɰŋɳɲɴøɵɸθœɶʘɹɺɾɻʀʁɽʂʃʈʧʉʊʋⱱʌɣɤʍχʎʏʑʐʒʔʡʕʢǀǁǂǃˈˌːˑ"
 _IPA = re.compile(r"(?<=[\[/])[^\]/\n]{1,40}(?=[\]/])")
+_IPA_ONLY = frozenset(_IPA_CHARS + "ʰʲʷˠˤˡⁿ˞˥˦˧˨˩") - frozenset("æðøœθβçχħŋ")
+"""IPA letters, modifiers and tone letters that no language's spelling writes ("ʃ", "ɪ", "ˈ", "ʲ", "˥"; not "æ" of
+"Encyclopædia" nor "ø")."""
+_BRACKETED_IPA = re.compile(r"(?<=\()[^()\[\]/:;,\n]{1,60}(?=\))")
+"""A transcription in round brackets, as a copy of a page without its square ones writes it ("Irish pronunciation:
+(ˈʃɪnjeːd̪ɣ)", "Mandarin: (pèi. tɕíŋ)")."""
 _EVENT_HEADS = frozenset("Deal Massacre Rising Conquest Mutiny Putsch Coup Purge Schism Scare Panic Rush Bubble Plague "
                          "Riots Terror Armistice Exodus Migration".split())
 """Event words that end a name: before another capitalised word they are a modifier ("Most Favourite Rising Star",
@@ -183,7 +189,8 @@ _ARTICLED = re.compile(r"(?<![\w'’ʾʿ-])(?:al|el|ul)-['’ʾʿ]?[^\W\d_]{2,}(
 
 
 def scripts(text: str) -> list[Found]:
-    """Words in a non-Latin script, romanised words, and IPA transcriptions in brackets or slashes. A Greek letter
+    """Words in a non-Latin script, romanised words, and IPA transcriptions in brackets or slashes (whole, in round
+    brackets: see ``_BRACKETED_IPA``). A Greek letter
     alone is a symbol, no name ("γ form: 33.6 GPa", "α decay", "a problem, Π2, to another, Π1", "ΔH")."""
     out = [(m.start(), m.end(), m[0], "SCRIPT") for m in _SCRIPT.finditer(text)
            if not (len(m[0]) == 1 and "\u0391" <= m[0] <= "\u03c9")]
@@ -194,6 +201,12 @@ def scripts(text: str) -> list[Found]:
         body = m[0].strip()
         if body and any(c in _IPA_CHARS for c in body) and not _SCRIPT.search(body):
             start = m.start() + m[0].index(body)
+            out.append((start, start + len(body), body, "SCRIPT"))
+    for m in _BRACKETED_IPA.finditer(text):
+        body = m[0].strip()
+        if body and all(any(c in _IPA_ONLY for c in w) or len(w.strip(".")) <= 3 for w in body.split()) \
+                and any(c in _IPA_ONLY for c in body):
+            start = m.start() + m[0].index(body)  # every word a transcription's or a syllable: "(so. pho. klɛ̂ːs)"
             out.append((start, start + len(body), body, "SCRIPT"))
     return out
 
