@@ -64,6 +64,10 @@ def shifted(text: str, offset: int, ev: Evidence | None = None) -> str:
     ("died 20 March 1726/27", [("1726", YEAR, 1726, 3, 20), ("27", YEAR, 1727, None, None)]),
     ("in February 1714/5", [("1714", YEAR, 1714, 2, None), ("5", YEAR, 1715, None, None)]),
     ("on 1 May 1726/29", [("1726", YEAR, 1726, 5, 1)]),  # two years apart: no Old Style date
+    ("the truce of 446/5 BC", [("446", YEAR, -445, None, None), ("5", YEAR, -444, None, None)]),
+    ("the lists of 410/09 BC", [("410", YEAR, -409, None, None), ("09", YEAR, -408, None, None)]),
+    ("(c. 497/6 – winter 406/5 BC)", [("497", YEAR, -496, None, None), ("6", YEAR, -495, None, None),
+                                      ("406", YEAR, -405, None, None), ("5", YEAR, -404, None, None)]),
 ])
 def test_date_expressions(text: str, found: list[tuple[str, str, int, int | None, int | None]]) -> None:
     slots, _ = find_dates(text)
@@ -116,6 +120,8 @@ def test_bare_years_follow_evidence_and_the_vote() -> None:
     ("in 1936–7", 3, "in 1939–40"),
     ("in 1996–7", 3, "in 1999–2000"),
     ("died 20 March 1726/27 in Bath", -47, "died 20 March 1679/80 in Bath"),
+    ("the truce of 446/5 BC", -42, "the truce of 488/487 BC"),  # the year of two in full, never "5 BC" moved
+    ("(c. 497/6 – winter 406/5 BC)", 30, "(c. 467/466 – winter 376/375 BC)"),
     ("in February 1699/1700", 3, "in February 1702/1703"),
 ])
 def test_rendering(text: str, offset: int, expected: str) -> None:

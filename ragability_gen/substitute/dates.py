@@ -292,6 +292,10 @@ def _year_month(text: str, m: re.Match[str]) -> bool:
                for w in _MONTH_YEAR.finditer(text, max(0, m.start() - 48), m.start()))
 
 
+_ERA_AHEAD = re.compile(rf"\s*[–—-]\s*(?:[a-z]+\s+){{0,2}}\d{{1,4}}(?:/\d{{1,4}})?\s*(?P<era>{_ERA})(?!\w)")
+"""The end of a range after a year of two written without its era ("497/6 – winter 406/5 BC")."""
+
+
 def _range_slots(text: str, m: re.Match[str], ev: Evidence) -> list[Slot]:
     y1, y2, e1, e2 = m["y1"], m["y2"], m["e1"], m["e2"]
     sep = m["sep"].strip()
@@ -299,10 +303,17 @@ def _range_slots(text: str, m: re.Match[str], ev: Evidence) -> list[Slot]:
         return []
     if e1 and e2:
         return [_year(m, "y1", "e1"), _year(m, "y2", "e2")]
+    if not (e1 or e2) and len(y1) < 4 and sep == "/" and (ahead := _ERA_AHEAD.match(text, m.end())) is not None:
+        e2 = ahead["era"]  # "c. 497/6 – winter 406/5 BC": the range's other end tells the era of both
     if e1 or e2:  # one marker for both ends ("from 799 to 684 BC"): neither may cross year 0
         bc = _is_bc(e1 or e2)
+        second = int(y2)
+        if sep == "/" and len(y2) < len(y1):  # "406/5 BC": the year of two that begins in 406 BC, written in full
+            size = 10 ** len(y2)          # after the shift ("437/436 BC")
+            second += int(y1) // size * size
+            second += (-size if second >= int(y1) else 0) if bc else (size if second <= int(y1) else 0)
         return [Slot(m.start("y1"), m.end("y1"), YEAR, _astro(int(y1), bc), bc),
-                Slot(m.start("y2"), m.end("y2"), YEAR, _astro(int(y2), bc), bc)]
+                Slot(m.start("y2"), m.end("y2"), YEAR, _astro(second, bc), bc)]
     if len(y1) != 4 or not 1000 <= int(y1) <= 2199 or _counted(text, m.end("y2"), ev):
         return []
     first = int(y1)
