@@ -277,6 +277,12 @@ def test_the_subject_of_a_lead_sentence_is_a_title_whole() -> None:
     ("Swift published the essay A Modest Proposal in 1729.", ["Modest Proposal"]),
     ("Swift's main target in A Modest Proposal was not the conditions in Ireland.", ["Modest Proposal"]),
     ("She starred in A Star Is Born, and later in An American in Paris.", ["Star Is Born", "American in Paris"]),
+    ("In The Sky Falls Twice (1979), the captain leads a rebel camp.", ["Sky Falls Twice"]),
+    ("His films include Paper Moon Rising (1994), Mrs. Tibbet (1996), and Cold Grey Stone (2001).",
+     ["Paper Moon Rising", "Mrs. Tibbet", "Cold Grey Stone"]),
+    ("She played Megan Price in Harbour Lights (1998–2003) in her roles of the decade.", []),  # no list: no cue
+    ("known for her roles in dramas playing Megan Price in Harbour Lights (1998–2003) and Tess in The Long Meadow "
+     "(2005–09).", ["Harbour Lights", "Long Meadow"]),
 ])
 def test_titles_in_apposition_after_a_year_and_after_a_capital_article(text: str, expected: list[str]) -> None:
     assert sorted(titles(text)) == sorted(expected)
@@ -295,6 +301,7 @@ def test_titles_in_apposition_after_a_year_and_after_a_capital_article(text: str
     "The role led to a sequel, Yes, Prime Minister, in 1986.",  # an everyday word alone: no title
     "Cannes Film Festival, a film festival in France, began in 1946.",  # a festival, a firm: no work
     "Faber and Faber, a book publisher, printed it.",
+    "The convention was signed in The Hague (1899) by many states.",  # one word after "In The"
 ])
 def test_no_title_from_an_apposition_or_article_that_marks_none(text: str) -> None:
     assert titles(text) == []

@@ -21,7 +21,7 @@ from collections.abc import Collection, Sequence
 from itertools import groupby
 
 from .entities import _POSSESSIVE, ABBREVIATED_TITLES, MONTHS_DAYS, Mention, ordinary
-from .names import is_common, is_word
+from .names import is_common, is_given_name, is_word, person_shaped
 from .places import listed_place
 from .words import key_column, line_cells, never_name
 
@@ -59,6 +59,9 @@ _ARTICLE = re.compile(r"(?<=[^\W\d_]|[,;:])[ \t]+(A|An)(?=[ \t]+[A-Z])")
 """A capitalised indefinite article inside a sentence, before two capitalised words or more: it opens a title
 ("Swift's target in A Modest Proposal", "starred in A Star Is Born"); a letter after a capitalised word is a grade or
 a type ("Vitamin A", "Exhibit A"), and one before a word alone an exam or a key ("her A Levels", "in A Major")."""
+_IN_THE = re.compile(r"(?<![\w'’-])[Ii]n[ \t]+(The)[ \t]+(?=[A-Z])")
+"""A capitalised "The" after "in": with the year in brackets after its run, a work ("In The Empire Strikes Back
+(1980), ..."); not "in The Hague (1899)", one word."""
 _TOKEN = re.compile(r"[^\W_][\w'’.-]*")
 _SMALL = frozenset("a an the of in on at to for from by with and or nor but as into over under is are was were be "
                    "it its my your our their his her me you we they i he she this that what who why how when where "
@@ -120,6 +123,11 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
         words = _run(text, m.start(1), None) if before[:1].islower() else []  # not "Vitamin A Deficiency"
         if sum(text[a].isupper() and b - a > 1 and not never_name(text[a:b]) for a, b in words[1:]) >= 2:
             runs.append((words, "TITLE", False))  # "in A Modest Proposal"; not "her A Levels", "in A Major"
+    for m in _IN_THE.finditer(text):
+        words = _run(text, m.start(1), None)
+        if words and _YEAR_AFTER.match(text, words[-1][1]) and sum(
+                text[a].isupper() and b - a > 1 and not never_name(text[a:b]) for a, b in words[1:]) >= 2:
+            runs.append((words, "TITLE", False))  # "In The Empire Strikes Back (1980), Leia commands"
     for words in _dated_list(text):
         runs.append((words, "TITLE", False))  # "Solaris (1972), Stalker (1979) and The Sacrifice (1986)"
     for words in _column_titles(text) if "|" in text else ():
@@ -195,46 +203,79 @@ def _column_titles(text: str) -> list[list[tuple[int, int]]]:
     return out
 
 
-_YEAR_AFTER = re.compile(r"[ \t]+\((?:1[5-9]\d\d|20\d\d)\)")
+_YEAR_AFTER = re.compile(r"[ \t]+\((?:1[5-9]\d\d|20\d\d)(?:[ \t]*[–—-][ \t]*(?:1[5-9]\d\d|20\d\d|\d\d|present))?\)")
+"""A year in brackets after a title, or the years a series ran ("(1988)", "(1976–79)", "(1992–present)")."""
 _ITEM_GAP = re.compile(r",?[ \t]+(?:and|or)[ \t]+|,[ \t]+")
 _WORKS_CUE = re.compile(r"(?i)(?<![\w-])(?:" + "|".join(w for w in WORKS if w[-1] == "s" and w != "series")
                         + r"|works|plays|stories|poems|paintings|operas|musicals|documentaries|symphonies|ballets|"
-                        r"novellas|memoirs|shows|recordings|discography|filmography|bibliography)(?![\w-])")
-"""A word for works in the plural before a dated list ("his films include", "Notable works | ..."): not an infobox's
-"Awards | Copley Medal (1832), ..."."""
+                        r"novellas|memoirs|shows|sitcoms|dramas|comedies|programmes|recordings|discography|filmography|"
+                        r"bibliography|roles|appearances|credits)(?![\w-])")
+"""A word for works in the plural before a dated list ("his films include", "Notable works | ...", "his film
+appearances include", "roles in television sitcoms"): not an infobox's "Awards | Copley Medal (1832), ..."."""
 
 
 def _dated_list(text: str) -> list[list[tuple[int, int]]]:
     """The items of lists of works, each a title-case run before its year in brackets, two or more joined by commas
     and "and" after a word for works (``_WORKS_CUE``: "his films Solaris (1972), Stalker (1979) and The Sacrifice
     (1986)"): a list of works dated so names each, also a work NER misses for its ordinary words."""
-    items: list[tuple[list[tuple[int, int]], int]] = []  # (words, end of the year's bracket)
+    items: list[tuple[list[tuple[int, int]], int, int]] = []  # (words, where its run opens, end of the year's bracket)
     for m in _YEAR_AFTER.finditer(text):
         lo = max(0, m.start() - 120)  # a title is short: no search back through a long text for each year
-        cut = max(text.rfind(c, lo, m.start()) for c in ",;:()\n.") + 1
-        if cut == 0 and lo > 0:
-            continue
+        cut = _last_stop(text, lo, m.start(), ",;:()\n.") + 1
+        if cut == 0 and lo > 0:  # no mark in reach: the run may start anywhere after the first whole word
+            cut = text.find(" ", lo, m.start()) + 1
         gap = _ITEM_GAP.match(text, cut - 1) if cut > 0 and text[cut - 1] == "," else None
         start = gap.end() if gap is not None else cut
         while start < m.start() and text[start] in " \t":
             start += 1
         if text.startswith(("and ", "or "), start):
             start = text.index(" ", start) + 1
-        words = _run(text, start, None, m.start())
-        if words and words[-1][1] == m.start() and text[start].isupper():
-            items.append((words, m.end()))
+        words, opened = _run_to(text, start, m.start())
+        if words:
+            items.append((words, opened, m.end()))
     out: list[list[tuple[int, int]]] = []
     works = False
-    for i, (words, end) in enumerate(items):
-        joined_before = i > 0 and _ITEM_GAP.fullmatch(text, items[i - 1][1], words[0][0]) is not None
-        joined_after = i + 1 < len(items) and _ITEM_GAP.fullmatch(text, end, items[i + 1][0][0][0]) is not None
+    for i, (words, opened, end) in enumerate(items):
+        joined_before = i > 0 and _ITEM_GAP.fullmatch(text, items[i - 1][2], opened) is not None
+        joined_after = i + 1 < len(items) and _ITEM_GAP.fullmatch(text, end, items[i + 1][1]) is not None
         if not joined_before:  # a list's first item: works where its sentence or row says so before it
             lo = max(0, words[0][0] - 200)
-            opening = max(text.rfind(c, lo, words[0][0]) for c in ".!?\n") + 1
+            opening = _last_stop(text, lo, words[0][0], ".!?\n") + 1
             works = _WORKS_CUE.search(text, max(lo, opening), words[0][0]) is not None
         if works and (joined_before or joined_after):
             out.append(words)
     return out
+
+
+def _last_stop(text: str, lo: int, hi: int, marks: str) -> int:
+    """Where the last of ``marks`` between ``lo`` and ``hi`` is, -1 if none: the full stop of a short title before a
+    name ("Mrs. Brown (1997)") is none."""
+    at = max(text.rfind(c, lo, hi) for c in marks)
+    while at >= 0 and text[at] == "." and (short := re.search(r"[^\W\d_]+\Z", text[lo:at])) is not None \
+            and short[0].casefold() in ABBREVIATED_TITLES:
+        at = max(text.rfind(c, lo, at) for c in marks)
+    return at
+
+
+def _run_to(text: str, start: int, end: int) -> tuple[list[tuple[int, int]], int]:
+    """The words of the title-case run between ``start`` and ``end`` that ends at ``end``: the run opening at the
+    first capitalised word whose run reaches ``end`` ("Solaris" of "his films include Solaris"), from a capitalised
+    article after a word in lower case inside it on ("The Fall and Rise of Reginald Perrin" of "playing Jimmy
+    Anderson in The Fall and Rise of Reginald Perrin"), and after "in" or "as" where a person's name opens it (the
+    role a person played: "Ben Parkinson in Butterflies"); and where the whole run opens (an item of a list)."""
+    for m in _TOKEN.finditer(text, start, end):
+        if not text[m.start()].isupper():
+            continue
+        words = _run(text, m.start(), None, end)
+        if words and words[-1][1] == end:
+            cut = next((i for i in range(len(words) - 1, 0, -1) if text[slice(*words[i])] in ("The", "A", "An")
+                        and text[slice(*words[i - 1])] in _SMALL), 0)
+            names = [text[slice(*w)] for w in words[:3]]
+            role = next((i for i in (1, 2) if i + 1 < len(words) and names[i] in ("in", "as")), 0)
+            if not cut and role and (is_given_name(names[0]) or role == 2 and person_shaped(names[:2])):
+                cut = role + 1
+            return words[cut:], m.start()
+    return [], end
 
 
 def _place_at(text: str, words: Sequence[tuple[int, int]]) -> bool:
