@@ -283,6 +283,8 @@ def test_the_subject_of_a_lead_sentence_is_a_title_whole() -> None:
     ("She played Megan Price in Harbour Lights (1998–2003) in her roles of the decade.", []),  # no list: no cue
     ("known for her roles in dramas playing Megan Price in Harbour Lights (1998–2003) and Tess in The Long Meadow "
      "(2005–09).", ["Harbour Lights", "Long Meadow"]),
+    ("The mare, sometimes referred to as Dusty or Lightning, won.", ["Dusty", "Lightning"]),
+    ("Nicknamed the Red Devils, the club was known as the Heathens before 1902.", ["Heathens"]),
 ])
 def test_titles_in_apposition_after_a_year_and_after_a_capital_article(text: str, expected: list[str]) -> None:
     assert sorted(titles(text)) == sorted(expected)
@@ -301,6 +303,8 @@ def test_titles_in_apposition_after_a_year_and_after_a_capital_article(text: str
     "The role led to a sequel, Yes, Prime Minister, in 1986.",  # an everyday word alone: no title
     "Cannes Film Festival, a film festival in France, began in 1946.",  # a festival, a firm: no work
     "Faber and Faber, a book publisher, printed it.",
+    "The disease, commonly known as Type 2 diabetes, affects millions.",  # a designator and its number
+    "The agency, known as NASA since 1958, was called Monday's hero.",  # an acronym; a day
     "The convention was signed in The Hague (1899) by many states.",  # one word after "In The"
 ])
 def test_no_title_from_an_apposition_or_article_that_marks_none(text: str) -> None:

@@ -59,6 +59,11 @@ _ARTICLE = re.compile(r"(?<=[^\W\d_]|[,;:])[ \t]+(A|An)(?=[ \t]+[A-Z])")
 """A capitalised indefinite article inside a sentence, before two capitalised words or more: it opens a title
 ("Swift's target in A Modest Proposal", "starred in A Star Is Born"); a letter after a capitalised word is a grade or
 a type ("Vitamin A", "Exhibit A"), and one before a word alone an exam or a key ("her A Levels", "in A Major")."""
+_CALLED = re.compile(r"(?<![\w-])(?:known|referred[ \t]+to|nicknamed|dubbed|called)[ \t]+(?:as[ \t]+)?(?:the[ \t]+)?"
+                     r"(?=[A-Z])")
+"""A word that gives a name in title case after it, mid-sentence: a nickname or the name of a thing. One of
+dictionary words only is taken as a title here ("occasionally referred to as Butch or Killer", "nicknamed the Red
+Devils"); NER and the rules for rare words find the others."""
 _IN_THE = re.compile(r"(?<![\w'’-])[Ii]n[ \t]+(The)[ \t]+(?=[A-Z])")
 """A capitalised "The" after "in": with the year in brackets after its run, a work ("In The Empire Strikes Back
 (1980), ..."); not "in The Hague (1899)", one word."""
@@ -123,6 +128,13 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
         words = _run(text, m.start(1), None) if before[:1].islower() else []  # not "Vitamin A Deficiency"
         if sum(text[a].isupper() and b - a > 1 and not never_name(text[a:b]) for a, b in words[1:]) >= 2:
             runs.append((words, "TITLE", False))  # "in A Modest Proposal"; not "her A Levels", "in A Major"
+    for m in _CALLED.finditer(text):
+        run = _run(text, m.end(), None)
+        run = run[:next((k for k, w in enumerate(run) if text[slice(*w)] in _SMALL - _JOINING), len(run))]
+        for _, item in groupby(run, key=lambda w: text[slice(*w)] in ("and", "or")):  # "Butch or Killer": each
+            words = list(item)
+            if _called_title(text, words, found):
+                runs.append((words, "TITLE", True))  # "occasionally referred to as Butch", "known as the Red Devils"
     for m in _IN_THE.finditer(text):
         words = _run(text, m.start(1), None)
         if words and _YEAR_AFTER.match(text, words[-1][1]) and sum(
@@ -212,6 +224,24 @@ _WORKS_CUE = re.compile(r"(?i)(?<![\w-])(?:" + "|".join(w for w in WORKS if w[-1
                         r"bibliography|roles|appearances|credits)(?![\w-])")
 """A word for works in the plural before a dated list ("his films include", "Notable works | ...", "his film
 appearances include", "roles in television sitcoms"): not an infobox's "Awards | Copley Medal (1832), ..."."""
+
+
+def _called_title(text: str, words: list[tuple[int, int]], found: Sequence[tuple[int, int]]) -> bool:
+    """Whether ``words`` after a word that gives a name (``_CALLED``) are a name of dictionary words that nothing else
+    marks: no mention found there, no word of it capitalised elsewhere in the text (a designator of other names, "the
+    National Assembly"), no person's given name, acronym, day or month, and no designator before a number ("known as
+    Type 2 diabetes")."""
+    said = [text[slice(*w)] for w in words]
+    named = [w for w in said if not w.isdigit() and w not in _SMALL]
+    if not named or len(named) == 1 and len(said) > 1 or is_given_name(named[0]) \
+            or any(s < words[-1][1] and words[0][0] < e for s, e in found):
+        return False
+    for word in named:
+        elsewhere = (o.start() for o in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text))
+        if not is_word(word) or word.isupper() or word.casefold() in MONTHS_DAYS \
+                or any(not words[0][0] <= at < words[-1][1] for at in elsewhere):
+            return False
+    return True
 
 
 def _dated_list(text: str) -> list[list[tuple[int, int]]]:
