@@ -143,7 +143,7 @@ GENERIC = frozenset(("""
     declaration covenant protocol pact compact
     rms hms uss ss mv hmas
     article section chapter clause paragraph part volume appendix annex figure verse episode season list lists
-    round stage phase side end police ombudsman authority service government governments administration cabinet
+    round stage phase grade side end police ombudsman authority service government governments administration cabinet
     seas rivers lakes bays gulfs straits isles valleys deserts forests parks peninsulas capes coasts canals creeks
     glaciers basins ridges canyons dams cities towns villages counties provinces districts regions republics
     kingdoms empires territories streets roads avenues squares bridges towers castles forts palaces churches
