@@ -41,6 +41,15 @@ samples hold one of each (85 and 200 instances)::
 
 (HAYSTACK: a clone of github.com/deepset-ai/haystack.)
 
+``--qed`` reads QED's development file instead (github.com/google-research-datasets/QED, ``qed-dev.jsonlines``):
+1,355 Natural Questions questions, each with the Wikipedia paragraph that answers it, written as NQ's tokeniser left
+it (spaces around punctuation, "--" for dashes, transcriptions in round brackets), which is undone here. Two
+neighbouring examples make an instance: the first question is the query, each paragraph a context with its first
+answer::
+
+    git -C QED show HEAD:qed-dev.jsonlines > /tmp/qed-dev.jsonlines
+    python benchmarks/wikidump_corpus.py --qed /tmp/qed-dev.jsonlines -o /tmp/qed.jsonl
+
 ``--tables`` reads WikiTableQuestions instead (github.com/ppasupat/WikiTableQuestions): real Wikipedia tables
 (results, rosters, discographies, election returns; headers such as "Rank", "Nation", "Notes") with real
 questions typed in lower case. The first question on each table is the query; the table's header and first
@@ -150,6 +159,43 @@ TINY_QA = {"data": [{"title": "Harbour of Quellin", "paragraphs": [
                                                                           "answer_start": 43}]}]},
     {"context": "In 1902 the Quellin Dock Company added a dry dock. Maren Tolle chaired it.",
      "qas": [{"question": "When was the dry dock added?", "answers": [{"text": "1902", "answer_start": 3}]}]}]}]}
+
+
+TINY_QED = "\n".join(json.dumps(r) for r in [
+    {"question_text": "who opened the harbour of quellin", "paragraph_text": "The Harbour of Quellin ( / ˈkwɛlɪn / ) "
+     "was opened in 1871 -- 72 by Idris Vanholt , who `` built '' it .", "original_nq_answers": [[{"string":
+     "Idris Vanholt"}]]},
+    {"question_text": "when was the dry dock added", "paragraph_text": "In 1902 the Quellin Dock Company added a dry "
+     "dock ( the first in Ostrava ) .", "original_nq_answers": [[{"string": "1902"}]]}])
+
+
+def untokenised(text: str) -> str:
+    """Text as Natural Questions' tokeniser wrote it, as a page writes it: no space before punctuation or after an
+    opening bracket, "--" a dash, quotation marks of two backticks or apostrophes plain."""
+    text = text.replace("``", '"').replace("''", '"').replace(" -- ", " – ")
+    text = re.sub(r"(?<=\w) - (?=\w)", "-", text)
+    text = re.sub(r"([(\[]) ", r"\1", text)
+    text = re.sub(r" ([,.;:!?%)\]])", r"\1", text)
+    text = re.sub(r" (n't|'s|'re|'ve|'d|'ll|'m)\b", r"\1", text)
+    text = re.sub(r"\$ (?=\d)", "$", text)
+    return re.sub(r'" (.*?) "', r'"\1"', text)
+
+
+def qed_instances(lines: str, limit: int) -> list[dict]:
+    """Instances of QED's JSON lines: two neighbouring examples with an answer each, the first question the query."""
+    examples = []
+    for line in lines.splitlines():
+        row = json.loads(line) if line.strip() else {}
+        answers = [a[0]["string"] for a in row.get("original_nq_answers", []) if a]
+        if answers:
+            examples.append((row["question_text"], untokenised(row["paragraph_text"]), untokenised(answers[0])))
+    out = []
+    for (query, *first), (_, *second) in zip(examples[::2], examples[1::2], strict=False):
+        contexts = [(text, span, sentence_at(text, max(text.find(span), 0))) for text, span in (first, second)]
+        out.append(instance(len(out) + 1, query + "?", contexts))
+        if len(out) >= limit:
+            break
+    return out
 
 
 def sentence_at(text: str, start: int) -> str:
@@ -387,6 +433,7 @@ def main() -> int:
     ap.add_argument("--qa", action="store_true", help="DUMP is a SQuAD or DPR question file (JSON).")
     ap.add_argument("--tables", action="store_true", help="DUMP is a WikiTableQuestions question file (TSV).")
     ap.add_argument("--infobox", action="store_true", help="DUMP is an InfoTabS statement file (TSV).")
+    ap.add_argument("--qed", action="store_true", help="DUMP is QED's file of examples (JSON lines).")
     ap.add_argument("--rows", type=int, default=12, help="With --tables: at most this many rows a context.")
     ap.add_argument("--tiny", action="store_true", help="Build from a small dump (or text) written here.")
     args = ap.parse_args()
@@ -418,6 +465,8 @@ def instances(args: argparse.Namespace) -> list[dict]:
         tables = args.dump.resolve().parent.parent / "tables" / "json"  # data/maindata/*.tsv, data/tables/json/
         return infobox_instances(args.dump.read_text(encoding="utf-8"),
                                  lambda t: json.loads((tables / f"{t}.json").read_text(encoding="utf-8")), args.limit)
+    if args.qed:
+        return qed_instances(TINY_QED if args.tiny else args.dump.read_text(encoding="utf-8"), args.limit)
     if args.qa:
         return qa_instances(TINY_QA if args.tiny else json.loads(args.dump.read_text(encoding="utf-8")),
                             args.per_article, args.limit)

@@ -54,6 +54,16 @@ def test_tiny_qa_pairs_neighbouring_paragraphs_with_their_questions(tmp_path):
     assert [c["contradicts"] for c in rows[0]["contexts"]] == [["2"], ["1"]]
 
 
+def test_tiny_qed_pairs_neighbouring_examples_and_undoes_the_tokeniser(tmp_path):
+    rows = built(tmp_path, "--qed", "--tiny")
+    assert len(rows) == 1 and rows[0]["query"] == "who opened the harbour of quellin?"
+    assert [c["text"] for c in rows[0]["contexts"]] == [
+        'The Harbour of Quellin (/ ˈkwɛlɪn /) was opened in 1871 – 72 by Idris Vanholt, who "built" it.',
+        "In 1902 the Quellin Dock Company added a dry dock (the first in Ostrava)."]
+    assert rows[0]["answers"]["1"] == {"short": "Idris Vanholt", "long": rows[0]["contexts"][0]["text"]}
+    assert rows[0]["answers"]["2"]["short"] == "1902"
+
+
 def test_tiny_tables_split_a_table_under_its_header(tmp_path):
     rows = built(tmp_path, "--tables", "--tiny")
     assert len(rows) == 1 and rows[0]["query"] == "which nation won the most gold medals?"
