@@ -143,7 +143,7 @@ GENERIC = frozenset(("""
     declaration covenant protocol pact compact
     rms hms uss ss mv hmas
     article section chapter clause paragraph part volume appendix annex figure verse episode season list lists
-    round stage phase grade side end police ombudsman authority service government governments administration cabinet
+    round stage phase side end police ombudsman authority service government governments administration cabinet
     seas rivers lakes bays gulfs straits isles valleys deserts forests parks peninsulas capes coasts canals creeks
     glaciers basins ridges canyons dams cities towns villages counties provinces districts regions republics
     kingdoms empires territories streets roads avenues squares bridges towers castles forts palaces churches
@@ -875,7 +875,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             continue
         if label != "PERSON" and _holiday(words):
             continue  # "on New Year's Eve", "Boxing Day": a day of the calendar, no name; not "Mark Day"
-        if len(words) == 2 and words[1].isdigit() and numbered_thing(text, *ps[0]):
+        if len(words) == 2 and (words[1].isdigit() or _ROMAN.fullmatch(words[1].rstrip("*"))) \
+                and numbered_thing(text, *ps[0]):
             continue  # "leaves from Platform 4"
         if (len(words) >= 2 and words[-1].casefold() in TITLES and words[-1].casefold() not in _NAMING_TITLES
                 and all(ordinary(w) and is_word(w) and not is_given_name(w) for w in words[:-1])):
@@ -1658,11 +1659,19 @@ _DESIGNATION_AFTER = re.compile(r"[ \t]+\d{1,2}[A-Z]?(?![\w/–—-]|[.,:]\d)")
 nor a model's number ("Fiat 500", "Beech 200") or a year ("Miss World 2012")."""
 
 
+_ROMAN_AFTER = re.compile(r"[ \t]+[IVX]{1,4}\*?(?![\w/–—-])")
+_ROMAN_NUMBERED = frozenset("grade class type category stage phase level tier schedule division".split())
+"""Words that number their kind with a Roman numeral after them ("Grade II", "Type I", "Schedule IV"): designators
+whose numeral NER takes for a name's ("Grade II" a place); not a family name's ("Lew Grade")."""
+
+
 def numbered_thing(text: str, start: int, end: int) -> bool:
     """True for a common noun before the number that tells one of its kind from the others ("Building 98", "Hangar
     12", "Platform 4"): the number designates, and the noun stays what it is, no name; not a word English hardly
     writes in lower case ("Apollo 11")."""
     word = text[start:end]
+    if _ROMAN_AFTER.match(text, end) is not None and word.casefold() in _ROMAN_NUMBERED:
+        return True  # "a Grade II listed building", "Type I diabetes", "Schedule IV"
     return (_DESIGNATION_AFTER.match(text, end) is not None and word[1:].islower() and is_word(word)
             and is_common(word, TERM_ZIPF) and not is_known_name(word) and not known_place(word))
 
