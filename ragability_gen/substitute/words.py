@@ -44,11 +44,15 @@ _DEGREES_BEFORE = re.compile(r"(?i)(?:\bdegrees?|°)\s*$")
 _SCALE_AFTER = re.compile(r"\s+(?:scale|degrees?)\b")
 
 
+_ARCHAIC = frozenset("thy thee thou thine thyself ye hath doth shalt unto".split())
+"""Function words of older English, in hymns, mottos and titles ("Great Is Thy Faithfulness"): no names."""
+
+
 @cache
 def _never() -> frozenset[str]:
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    return frozenset(STOP_WORDS) | frozenset(_ORDINALS) | frozenset(_CARDINALS) | ERAS | _LABELS
+    return frozenset(STOP_WORDS) | frozenset(_ORDINALS) | frozenset(_CARDINALS) | ERAS | _LABELS | _ARCHAIC
 
 
 def never_name(word: str) -> bool:
