@@ -31,7 +31,7 @@ WORKS = ("album", "albums", "song", "songs", "single", "singles", "track", "trac
          "ballad", "soundtrack", "mixtape", "novella", "memoir", "manga", "anime", "telenovela", "symphony", "trilogy",
          "podcast", "video game", "board game", "essay", "essays", "treatise", "pamphlet", "short story", "sonnet",
          "ballet", "sonata", "concerto", "cantata", "oratorio", "screenplay", "libretto", "comic book",
-         "graphic novel", "sequel")
+         "graphic novel", "sequel", "bestseller", "best-seller", "motion picture", "moving picture")
 """Words for a kind of work, written in lower case before its title; not words that as often stand before a name of
 another kind ("the game Manchester United won", "the story The Washington Post ran", "to play Arsenal")."""
 _SAID_WORKS = WORKS + ("play", "plays", "story", "stories")
