@@ -184,6 +184,8 @@ def _latin(epithet: str) -> bool:
     return not is_common(epithet, 3.0) and _LATIN_END.search(epithet) is not None
 
 
+_CLICKED = re.compile(r"(?<![\w'’-])[ǀǁǂǃ][^\W\d_]*(?:[ǀǁǂǃ'’-][^\W\d_]+)*")
+"""A word written with a click letter, as the Khoisan languages' names and words are ("the ǀXam people", "ǃKung")."""
 _ARTICLED = re.compile(r"(?<![\w'’ʾʿ-])(?:al|el|ul)-['’ʾʿ]?[^\W\d_]{2,}(?:['’ʾʿ-][^\W\d_]+)*")
 """A romanised Arabic word after its article in lower case: "ul-'alam" of "Hudud ul-'alam", "al-Qaeda"."""
 
@@ -197,6 +199,7 @@ def scripts(text: str) -> list[Found]:
     out += [(m.start(), m.end(), m[0], "SCRIPT") for m in _ROMANISED.finditer(text) if not _SCRIPT.search(m[0])]
     out += [(m.start(), m.end(), m[0], "SCRIPT") for m in _ARTICLED.finditer(text)
             if not _ROMANISED.match(text, m.start())]
+    out += [(m.start(), m.end(), m[0], "SCRIPT") for m in _CLICKED.finditer(text)]  # "the ǀXam people", "ǃke e"
     for m in _IPA.finditer(text):
         body = m[0].strip()
         if body and any(c in _IPA_CHARS for c in body) and not _SCRIPT.search(body):
