@@ -198,6 +198,21 @@ def test_an_audit_whose_entity_the_text_writes_only_in_the_plural_applies_again_
     assert f"50 {by['kwanza']['forms']['kwanzas']} were" in again.instances[0].contexts["1"].text
 
 
+GOMES = make(["The surname comes from the given name Gomes, itself from the Middle English word gome \"man\".",
+              "Nothing else is known."], "Where does the surname come from?")
+
+
+def test_an_audit_whose_entity_the_text_also_writes_as_a_capitalised_plural_applies_again_the_same(
+        tmp_path: Path) -> None:
+    first = substitute_instances([GOMES], seed=0)
+    by = {e["original"]: e for e in first.audit[0]["entities"]}
+    assert set(by["gome"]["forms"]) == {"gome", "Gomes"}
+    assert "Gomes" not in first.instances[0].contexts["1"].text
+    again = substitute_instances([GOMES], seed=0, mapping_in=read_mapping(
+        write_audit(tmp_path, "same.jsonl", [first.audit[0]])))
+    assert again.instances == first.instances
+
+
 CLUB = make(["title | Northern Cycling Association\nType | Not-for-profit\n"
              "Headquarters | 40 NCA Way , Harrogate, England\nWebsite | www .nca .org", "Nothing else is known."],
             "Is the club a not-for-profit?")

@@ -280,8 +280,11 @@ def _given_spans(entry: Entry, texts: Sequence[str]) -> list[tuple[str, int, int
 def _given_text(entry: Entry, found: str) -> str:
     """The name of a mention of an edited mapping's entity at a spelling ``_given_spans`` found: its original for a
     plural the file records ("kwanza" for "50 kwanzas"), so the entity is the one the file gives a replacement; a
-    spelling in another case as written ("albedo" beside "Albedo")."""
-    return found if norm(found) == norm(entry.original) else entry.original
+    spelling in another case as written ("albedo" beside "Albedo"); the original capitalised as the plural is ("Gome"
+    for "Gomes" of the entity "gome")."""
+    if norm(found) == norm(entry.original):
+        return found
+    return entry.original[:1].upper() + entry.original[1:] if found[:1].isupper() else entry.original
 
 
 def _plural_at(infos: Annotations, text: str, pos: int) -> bool:
