@@ -206,12 +206,12 @@ def scripts(text: str) -> list[Found]:
             start = m.start() + m[0].index(body)
             out.append((start, start + len(body), body, "SCRIPT"))
     for m in _BRACKETED_IPA.finditer(text):
-        pieces = [(p.start(), p.end(), p[0].rstrip(".")) for p in re.finditer(r"\S+", m[0])]
+        pieces = [(p.start(), p.end(), p[0].rstrip(".")) for p in re.finditer(r"[^\s-]+", m[0])]
         if pieces and any(c in _IPA_ONLY for c in m[0]) and all(
                 any(c in _IPA_ONLY for c in w) or len(w) <= 3 for _, _, w in pieces):  # "(so. pho. klɛ̂ːs)": every
             out += [(m.start() + a, m.start() + a + len(w), w, "SCRIPT") for a, _, w in pieces  # word a transcrip-
                     if any(c in _IPA_ONLY for c in w) or len(w) > 1 and not is_common(w)]  # tion's or a syllable;
-    return out  # a syllable that is an English word ("so") or a letter stays
+    return out  # a syllable that is an English word ("so", "ee" of "(pə-TAS-ee-əm)") or a letter stays
 
 
 _TRANSLITERATED = re.compile(r"(?<![\w.])(?:tr|translit|transl|rom)\.[ \t]*|(?<![\w-])(?i:romani[sz]ed|romani[sz]ation|"
