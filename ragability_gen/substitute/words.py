@@ -44,8 +44,9 @@ _DEGREES_BEFORE = re.compile(r"(?i)(?:\bdegrees?|°)\s*$")
 _SCALE_AFTER = re.compile(r"\s+(?:scale|degrees?)\b")
 
 
-_ARCHAIC = frozenset("thy thee thou thine thyself ye hath doth shalt unto".split())
-"""Function words of older English, in hymns, mottos and titles ("Great Is Thy Faithfulness"): no names."""
+_ARCHAIC = frozenset("thy thee thine thyself ye unto".split())
+"""Function words of older English, in hymns, mottos and titles ("Great Is Thy Faithfulness"): no names. Not "thou"
+and "shalt", which open a title that stays recognisable with them ("Thou Shalt Not Steal")."""
 
 
 @cache
