@@ -308,8 +308,8 @@ def _range_slots(text: str, m: re.Match[str], ev: Evidence) -> list[Slot]:
     if e1 or e2:  # one marker for both ends ("from 799 to 684 BC"): neither may cross year 0
         bc = _is_bc(e1 or e2)
         second = int(y2)
-        if sep == "/" and len(y2) < len(y1):  # "406/5 BC": the year of two that begins in 406 BC, written in full
-            size = 10 ** len(y2)          # after the shift ("437/436 BC")
+        if sep == "/" and len(y2) < len(y1):  # "406/5 BC": the year of two that begins in 406 BC, its second year
+            size = 10 ** len(y2)  # written in full after the shift ("437/436 BC")
             second += int(y1) // size * size
             second += (-size if second >= int(y1) else 0) if bc else (size if second <= int(y1) else 0)
         return [Slot(m.start("y1"), m.end("y1"), YEAR, _astro(int(y1), bc), bc),

@@ -191,9 +191,9 @@ _ARTICLED = re.compile(r"(?<![\w'’ʾʿ-])(?:al|el|ul)-['’ʾʿ]?[^\W\d_]{2,}(
 
 
 def scripts(text: str) -> list[Found]:
-    """Words in a non-Latin script, romanised words, and IPA transcriptions in brackets or slashes (whole, in round
-    brackets: see ``_BRACKETED_IPA``). A Greek letter
-    alone is a symbol, no name ("γ form: 33.6 GPa", "α decay", "a problem, Π2, to another, Π1", "ΔH")."""
+    """Words in a non-Latin script, romanised words, words with a click letter, and IPA transcriptions in brackets or
+    slashes (in round brackets word by word, see ``_BRACKETED_IPA``). A Greek letter alone is a symbol, no name ("γ
+    form: 33.6 GPa", "α decay", "a problem, Π2, to another, Π1", "ΔH")."""
     out = [(m.start(), m.end(), m[0], "SCRIPT") for m in _SCRIPT.finditer(text)
            if not (len(m[0]) == 1 and "\u0391" <= m[0] <= "\u03c9")]
     out += [(m.start(), m.end(), m[0], "SCRIPT") for m in _ROMANISED.finditer(text) if not _SCRIPT.search(m[0])]
@@ -205,13 +205,13 @@ def scripts(text: str) -> list[Found]:
         if body and any(c in _IPA_CHARS for c in body) and not _SCRIPT.search(body):
             start = m.start() + m[0].index(body)
             out.append((start, start + len(body), body, "SCRIPT"))
-    for m in _BRACKETED_IPA.finditer(text):
-        pieces = [(p.start(), p.end(), p[0].rstrip(".")) for p in re.finditer(r"[^\s-]+", m[0])]
-        if pieces and any(c in _IPA_ONLY for c in m[0]) and all(
-                any(c in _IPA_ONLY for c in w) or len(w) <= 3 for _, _, w in pieces):  # "(so. pho. klɛ̂ːs)": every
-            out += [(m.start() + a, m.start() + a + len(w), w, "SCRIPT") for a, _, w in pieces  # word a transcrip-
-                    if any(c in _IPA_ONLY for c in w) or len(w) > 1 and not is_common(w)]  # tion's or a syllable;
-    return out  # a syllable that is an English word ("so", "ee" of "(pə-TAS-ee-əm)") or a letter stays
+    for m in _BRACKETED_IPA.finditer(text):  # every word a transcription's or a syllable ("(so. pho. klɛ̂ːs)"); a
+        # syllable that is an English word ("so", "ee" of "(pə-TAS-ee-əm)") or a letter stays
+        pieces = [(p.start(), p[0].rstrip(".")) for p in re.finditer(r"[^\s-]+", m[0])]
+        if any(c in _IPA_ONLY for c in m[0]) and all(any(c in _IPA_ONLY for c in w) or len(w) <= 3 for _, w in pieces):
+            out += [(m.start() + a, m.start() + a + len(w), w, "SCRIPT") for a, w in pieces
+                    if any(c in _IPA_ONLY for c in w) or len(w) > 1 and not is_common(w)]
+    return out
 
 
 _TRANSLITERATED = re.compile(r"(?<![\w.])(?:tr|translit|transl|rom)\.[ \t]*|(?<![\w-])(?i:romani[sz]ed|romani[sz]ation|"
