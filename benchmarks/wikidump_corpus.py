@@ -184,11 +184,16 @@ def untokenised(text: str) -> str:
 def qed_instances(lines: str, limit: int) -> list[dict]:
     """Instances of QED's JSON lines: two neighbouring examples with an answer each, the first question the query."""
     examples = []
-    for line in lines.splitlines():
-        row = json.loads(line) if line.strip() else {}
-        answers = [a[0]["string"] for a in row.get("original_nq_answers", []) if a]
-        if answers:
-            examples.append((row["question_text"], untokenised(row["paragraph_text"]), untokenised(answers[0])))
+    for n, line in enumerate(lines.splitlines(), 1):
+        try:
+            row = json.loads(line) if line.strip() else {}
+            answers = [a[0]["string"] for a in row.get("original_nq_answers", []) if a]
+            if answers:
+                examples.append((row["question_text"], untokenised(row["paragraph_text"]), untokenised(answers[0])))
+        except json.JSONDecodeError as e:
+            raise ValueError(f"line {n}: {e}") from None
+        except (KeyError, TypeError, AttributeError) as e:
+            raise ValueError(f"line {n}: no QED example (field {e})") from None
     out = []
     for (query, *first), (_, *second) in zip(examples[::2], examples[1::2], strict=False):
         contexts = [(text, span, sentence_at(text, max(text.find(span), 0))) for text, span in (first, second)]

@@ -91,11 +91,14 @@ def test_a_missing_or_broken_source_is_one_line_and_no_output(tmp_path):
     broken.write_text("<mediawiki><page>", encoding="utf-8")
     qa = tmp_path / "qa.json"
     qa.write_text("{", encoding="utf-8")
+    qed = tmp_path / "qed.jsonl"
+    qed.write_text('{"paragraph_text": "A.", "original_nq_answers": [[{"string": "A"}]]}\n', encoding="utf-8")
     for args, error in [([str(tmp_path / "none.xml")], f"error: {tmp_path / 'none.xml'}: No such file or directory"),
                         ([str(broken)], f"error: {broken}: no element found: line 1, column 17"),
                         (["--qa", str(qa)], f"error: {qa}: Expecting property name enclosed in double quotes: "
-                                            "line 1 column 2 (char 1)")]:
+                                            "line 1 column 2 (char 1)"),
+                        (["--qed", str(qed)], f"error: {qed}: line 1: no QED example (field 'question_text')")]:
         proc = subprocess.run([sys.executable, str(SCRIPT), *args, "-o", str(out)], capture_output=True, text=True,
                               timeout=600)
         assert (proc.returncode, proc.stderr) == (1, error + "\n")
-        assert sorted(p.name for p in tmp_path.iterdir()) == ["dump.xml", "qa.json"]  # no output, no temporary
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["dump.xml", "qa.json", "qed.jsonl"]  # no output
