@@ -68,6 +68,8 @@ def shifted(text: str, offset: int, ev: Evidence | None = None) -> str:
     ("the lists of 410/09 BC", [("410", YEAR, -409, None, None), ("09", YEAR, -408, None, None)]),
     ("(c. 497/6 – winter 406/5 BC)", [("497", YEAR, -496, None, None), ("6", YEAR, -495, None, None),
                                       ("406", YEAR, -405, None, None), ("5", YEAR, -404, None, None)]),
+    ("(c. 497 / 6 – winter 406 / 5 BC)", [("497", YEAR, -496, None, None), ("6", YEAR, -495, None, None),
+                                          ("406", YEAR, -405, None, None), ("5", YEAR, -404, None, None)]),
 ])
 def test_date_expressions(text: str, found: list[tuple[str, str, int, int | None, int | None]]) -> None:
     slots, _ = find_dates(text)

@@ -74,7 +74,7 @@ after it too: a name ("20th Century Fox", "Twentieth Century-Fox", "21st Century
 _DEC = re.compile(r"(?<![\w'’.,])(?P<y>\d{3}0)['’]?s(?!\w)")
 _DEC2 = re.compile(r"(?<!\w)['’](?P<y>\d0)s(?!\w)")
 _RANGE = re.compile(rf"(?<![\w.,/$£€#])(?P<pre>(?:[Ff]rom|[Bb]etween)\s+)?(?P<y1>\d{{1,4}})(?:\s*(?P<e1>{_ERA}))?"
-                    r"(?P<sep>\s*[–—-]\s*|/|\s+(?:to|until|till|and|through)\s+)"
+                    r"(?P<sep>\s*[–—-]\s*|/|[ \t]+/[ \t]+|\s+(?:to|until|till|and|through)\s+)"
                     rf"(?P<y2>\d{{1,4}})(?!\d|[.,]\d)(?:\s*(?P<e2>{_ERA}))?")
 _ERA_BEFORE = re.compile(r"(?<!\w)A\.?D\.?\s*(?P<y>\d{1,4})(?!\w)")  # not the locomotive "AD43C"
 _ERA_AFTER = re.compile(rf"(?<![\w.,])(?P<y>\d{{1,4}})\s*(?P<era>{_ERA})")
@@ -292,7 +292,7 @@ def _year_month(text: str, m: re.Match[str]) -> bool:
                for w in _MONTH_YEAR.finditer(text, max(0, m.start() - 48), m.start()))
 
 
-_ERA_AHEAD = re.compile(rf"\s*[–—-]\s*(?:[a-z]+\s+){{0,2}}\d{{1,4}}(?:/\d{{1,4}})?\s*(?P<era>{_ERA})(?!\w)")
+_ERA_AHEAD = re.compile(rf"\s*[–—-]\s*(?:[a-z]+\s+){{0,2}}\d{{1,4}}(?:[ \t]*/[ \t]*\d{{1,4}})?\s*(?P<era>{_ERA})(?!\w)")
 """The end of a range after a year of two written without its era ("497/6 – winter 406/5 BC")."""
 
 
