@@ -51,6 +51,7 @@ from .entities import (
     ordinary_written_words,
     plain_written,
     position_cell,
+    styled,
     trim,
     unmistakable_place,
     whole_word,
@@ -280,11 +281,9 @@ def _given_spans(entry: Entry, texts: Sequence[str]) -> list[tuple[str, int, int
 def _given_text(entry: Entry, found: str) -> str:
     """The name of a mention of an edited mapping's entity at a spelling ``_given_spans`` found: its original for a
     plural the file records ("kwanza" for "50 kwanzas"), so the entity is the one the file gives a replacement; a
-    spelling in another case as written ("albedo" beside "Albedo"); the original capitalised as the plural is ("Gome"
-    for "Gomes" of the entity "gome")."""
-    if norm(found) == norm(entry.original):
-        return found
-    return entry.original[:1].upper() + entry.original[1:] if found[:1].isupper() else entry.original
+    spelling in another case as written ("albedo" beside "Albedo"); the original in the plural's case ("Gome" for
+    "Gomes" of the entity "gome")."""
+    return found if norm(found) == norm(entry.original) else styled(entry.original, found)
 
 
 def _plural_at(infos: Annotations, text: str, pos: int) -> bool:

@@ -1659,7 +1659,7 @@ _DESIGNATION_AFTER = re.compile(r"[ \t]+\d{1,2}[A-Z]?(?![\w/–—-]|[.,:]\d)")
 nor a model's number ("Fiat 500", "Beech 200") or a year ("Miss World 2012")."""
 
 
-_ROMAN_AFTER = re.compile(r"[ \t]+[IVX]{1,4}\*?(?![\w/–—-])")
+_ROMAN_AFTER = re.compile(r"[ \t]+" + _ROMAN.pattern + r"\*?(?![\w/–—-])")
 _ROMAN_NUMBERED = frozenset("grade class type category stage phase level tier schedule division".split())
 """Words that number their kind with a Roman numeral after them ("Grade II", "Type I", "Schedule IV"): designators
 whose numeral NER takes for a name's ("Grade II" a place); not a family name's ("Lew Grade")."""

@@ -126,7 +126,7 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
     for m in _ARTICLE.finditer(text):
         before = text[:m.start()].split()[-1]
         words = _run(text, m.start(1), None) if before[:1].islower() else []  # not "Vitamin A Deficiency"
-        if sum(text[a].isupper() and b - a > 1 and not never_name(text[a:b]) for a, b in words[1:]) >= 2:
+        if _named(text, words[1:]) >= 2:
             runs.append((words, "TITLE", False))  # "in A Modest Proposal"; not "her A Levels", "in A Major"
     for m in _CALLED.finditer(text):
         run = _run(text, m.end(), None)
@@ -137,8 +137,7 @@ def title_mentions(field_name: str, text: str, found: Sequence[tuple[int, int]],
                 runs.append((words, "TITLE", True))  # "occasionally referred to as Butch", "known as the Red Devils"
     for m in _IN_THE.finditer(text):
         words = _run(text, m.start(1), None)
-        if words and _YEAR_AFTER.match(text, words[-1][1]) and sum(
-                text[a].isupper() and b - a > 1 and not never_name(text[a:b]) for a, b in words[1:]) >= 2:
+        if words and _YEAR_AFTER.match(text, words[-1][1]) and _named(text, words[1:]) >= 2:
             runs.append((words, "TITLE", False))  # "In The Empire Strikes Back (1980), Leia commands"
     for words in _dated_list(text):
         runs.append((words, "TITLE", False))  # "Solaris (1972), Stalker (1979) and The Sacrifice (1986)"
@@ -253,7 +252,7 @@ def _dated_list(text: str) -> list[list[tuple[int, int]]]:
         lo = max(0, m.start() - 120)  # a title is short: no search back through a long text for each year
         cut = _last_stop(text, lo, m.start(), ",;:()\n.") + 1
         if cut == 0 and lo > 0:  # no mark in reach: the run may start anywhere after the first whole word
-            cut = text.find(" ", lo, m.start()) + 1
+            cut = text.find(" ", lo, m.start()) + 1 or lo
         gap = _ITEM_GAP.match(text, cut - 1) if cut > 0 and text[cut - 1] == "," else None
         start = gap.end() if gap is not None else cut
         while start < m.start() and text[start] in " \t":
@@ -371,6 +370,11 @@ def _run(text: str, start: int, closing: str | None, limit: int | None = None) -
     return words
 
 
+def _named(text: str, words: Sequence[tuple[int, int]]) -> int:
+    """How many of ``words`` are capitalised words of two letters or more that are no function words."""
+    return sum(text[a].isupper() and b - a > 1 and not never_name(text[a:b]) for a, b in words)
+
+
 def _title(text: str, words: list[tuple[int, int]]) -> tuple[int, int] | None:
     """The span of a title of ``words``: without function words at its end or an article opening it; None unless it
     opens with a capital and holds a capitalised word of two letters or more that is no function word."""
@@ -380,7 +384,7 @@ def _title(text: str, words: list[tuple[int, int]]) -> tuple[int, int] | None:
         words = words[1:]
     if not words or not text[words[0][0]].isupper():
         return None
-    if not any(text[a].isupper() and b - a > 1 and not never_name(text[a:b]) for a, b in words):
+    if not _named(text, words):
         return None  # "the BMW 3 series, F edition": a letter names no work
     if len(words) == 1 and is_common(text[slice(*words[0])], _EVERYDAY):
         return None  # "a sequel, Yes, Prime Minister": replaced, "Yes" would change wherever a sentence opens with it
