@@ -18,6 +18,7 @@ from ragability_gen.substitute import nlp
 from ragability_gen.substitute.entities import (
     Mention,
     acronym_key_cell,
+    calendar_words,
     counted,
     maker_at,
     norm,
@@ -1569,3 +1570,10 @@ def test_a_person_s_name_ner_calls_a_body_gets_a_person_s_name() -> None:
 
     build_table([mention(text, name, label) for name, label in names], make)
     assert dict(styles) == {"Knowles": "family", "Emily": "given", "Paris": "org"}
+
+
+@pytest.mark.parametrize(("words", "when"), [
+    (["September", "13"], True), (["Sunday", "Night"], True), (["Sundays"], True), (["March", "3rd"], True),
+    (["Bloody", "Sunday"], False), (["Theresa", "May"], False), (["Friday", "Night", "Lights"], False)])
+def test_words_that_only_tell_when_name_nothing(words: list[str], when: bool) -> None:
+    assert calendar_words(words) is when

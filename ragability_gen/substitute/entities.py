@@ -186,6 +186,19 @@ _EAST = re.compile(r"(?:Middle|Near|Far)[ \t]+East")
 """The regions English names by their distance east, which no other words name: "the Middle East", "Far East"."""
 MONTHS_DAYS = frozenset("january february march april may june july august september october november december "
                          "monday tuesday wednesday thursday friday saturday sunday".split())
+_WEEKDAYS_PLURAL = frozenset(f"{d}s" for d in WEEKDAYS)
+_CALENDAR = MONTHS_DAYS | _WEEKDAYS_PLURAL | frozenset(
+    "morning mornings afternoon afternoons evening evenings night nights noon midnight weekend weekends".split())
+"""Words that tell a date or a time of day or week: months, weekdays and their plurals, parts of the day."""
+_ORDINAL_NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
+
+
+def calendar_words(words: Sequence[str]) -> bool:
+    """True for words that only tell when: a month or weekday (or weekdays) with numbers or a part of the day ("the
+    September 13 episode", "broadcast on Sunday Night", "playing on Sundays"); not "Bloody Sunday", "Theresa May"."""
+    lows = [w.casefold().rstrip(".") for w in words]
+    return any(w in MONTHS_DAYS or w[:-1] in WEEKDAYS for w in lows) and all(
+        w in _CALENDAR or _ORDINAL_NUMBER.fullmatch(w) is not None for w in lows)
 _PART = re.compile(rf"(?:[^\W\d_]\.){{2,}}|[^\W_](?:[^\W_]|{MARKS})*(?:['’][^\W_](?:[^\W_]|{MARKS})*)*")
 """A part of a name: an initialism ("U.S."), or letters and digits with the marks that join them ("बुद्ध", whose
 vowel signs are no letters), apostrophes inside."""
@@ -251,10 +264,10 @@ STAGES = frozenset("""finals quarterfinal quarterfinals semifinal semifinals pla
 """The stages of a competition, kept in the names they end ("AFC U-16 Championship (Quarterfinal)", "2019 Nitto ATP
 Finals") and never a name alone; unlike a designator (``GENERIC``) they make no words before them a name
 ("Quarter-Finals")."""
-KEPT_WORDS = GENERIC | STAGES | TITLES | MONTHS_DAYS | SPORTS
-"""Designators, stages, titles, months, weekdays and sports' words: words that name nothing alone, which the leak
-scan never suspects (``scan``); ``_kept`` keeps all but the sports' words inside names with a person's exceptions
-(a sport's word stays where another word names the club, see ``mapping``)."""
+KEPT_WORDS = GENERIC | STAGES | TITLES | MONTHS_DAYS | _WEEKDAYS_PLURAL | SPORTS
+"""Designators, stages, titles, months, weekdays (also plural) and sports' words: words that name nothing alone,
+which the leak scan never suspects (``scan``); ``_kept`` keeps all but the sports' words inside names with a person's
+exceptions (a sport's word stays where another word names the club, see ``mapping``)."""
 
 
 def _kept(part: str, first: bool, person: bool = False) -> bool:
@@ -825,8 +838,8 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             s = _given_before(text, s, ents)
         ps = _parts_at(text, s, e)
         words = [text[a:b] for a, b in ps]
-        if not any(w[:1].isalpha() for w in words):
-            continue
+        if not any(w[:1].isalpha() for w in words) or calendar_words(words):
+            continue  # "the September 13 episode" (NER's event), "on Sunday Night": a date
         if _variety(words):
             (s, e), label = ps[-1], "NORP"  # "Medieval Latin" (PERSON): the language, named as it is alone
             ps, words = [ps[-1]], [words[-1]]
@@ -1831,6 +1844,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
                 or len(words) == 1 and (short_date(text, s, e) or counted(text, s, e) or measure_at(text, s, e))
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
+                or calendar_words(words)
                 or label_words(words, text, s, e)):
             continue
         if category_before(text, s, e):

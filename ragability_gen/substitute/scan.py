@@ -30,6 +30,7 @@ from .entities import (
     ENTITY_TYPES,
     KEPT_WORDS,
     acronym_key_cell,
+    calendar_words,
     category_before,
     column_names,
     counted,
@@ -96,14 +97,15 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
     words the input itself writes in lower case and capitalises only where a sentence opens ("Alchemy ...
     alchemy"; substitution keeps them), what a number counts ("8 Megapixels"), an acronym that is an infobox's
     key ("GPU | Adreno 530"), an initialism of a term (``kinds.term_codes``: "IDPs") and the words of a table's
-    column names (``column_names``: "| Slalom | Giant Slalom |")."""
+    column names (``column_names``: "| Slalom | Giant Slalom |"). Words that only tell when ("September 13",
+    ``calendar_words``) are no name's words."""
     out: set[str] = set()
     for t in texts:
         for s, e, label in ents.get(t, ()):
-            if label in ENTITY_TYPES:
+            ps = [(s + a, s + b) for a, b in parts(t[s:e])]
+            if label in ENTITY_TYPES and not calendar_words([t[a:b] for a, b in ps]):
                 kept = institution_words(t, s, e)  # "Appeal" of "the Court of Appeal", which substitution keeps
-                out |= {w for a, b in parts(t[s:e]) if not _unnamed(t, s + a, s + b)
-                        and (w := t[s + a:s + b].casefold()) not in kept}
+                out |= {w for a, b in ps if not _unnamed(t, a, b) and (w := t[a:b].casefold()) not in kept}
         for m in _WORD.finditer(t):
             w = m[0]
             if w[:1].isupper() and not ordinary(w) and not sentence_start(t, m.start()) and not counted(t, *m.span()) \
