@@ -18,12 +18,14 @@ from ragability_gen.substitute import nlp
 from ragability_gen.substitute.entities import (
     Mention,
     acronym_key_cell,
+    before_title,
     calendar_words,
     counted,
     maker_at,
     norm,
     opens_plain_cell,
     parts,
+    role_before_name,
     short_date,
     styled,
     trim,
@@ -41,6 +43,7 @@ from ragability_gen.substitute.names import (
 )
 from ragability_gen.substitute.places import state_codes_after_towns
 from ragability_gen.substitute.rewrite import rewrite, word_in
+from ragability_gen.substitute.scan import input_names
 from ragability_gen.substitute.words import cell_span, column_cells, fills_cell, header_row
 
 
@@ -1577,3 +1580,16 @@ def test_a_person_s_name_ner_calls_a_body_gets_a_person_s_name() -> None:
     (["Bloody", "Sunday"], False), (["Theresa", "May"], False), (["Friday", "Night", "Lights"], False)])
 def test_words_that_only_tell_when_name_nothing(words: list[str], when: bool) -> None:
     assert calendar_words(words) is when
+
+
+def test_a_role_or_title_before_a_name_is_no_part_of_it() -> None:
+    text = "Bassist Tresselt left. Crown Princess Victoria wed Prince Aldemar. Silver Princess Cup."
+    assert before_title(text, 23, 28) and not before_title(text, 67, 73)  # "Crown"; not "Silver" before "Cup"
+    roles = {"bassist": frozenset({"noun"})}
+    names = input_names([text], {text: [(0, 16, "PERSON"), (23, 46, "PERSON")]}, lambda w: roles.get(w.lower(),
+                                                                                                     frozenset()))
+    assert "tresselt" in names and "victoria" in names and not {"bassist", "crown"} & names, names
+    verbs = {"meet": frozenset({"noun", "verb"}), "action": frozenset({"noun", "verb"})}.get
+    text = "Meet Mike, the bully. Action Jackson is a film."
+    assert role_before_name(text, [(0, 4), (5, 9)], lambda w: verbs(w.lower(), frozenset()))
+    assert not role_before_name(text, [(22, 28), (29, 36)], lambda w: verbs(w.lower(), frozenset()))  # a title

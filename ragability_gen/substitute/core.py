@@ -597,7 +597,8 @@ class _Group:
         if self.names is None:
             plain = {w.casefold() for w in self.plain}  # "Social" of "Social workers", which NER called a people
             kept = self.table.kept_describing()  # "Film" of "Seattle International Film Festival": the mapping keeps it
-            self.names = input_names(self.texts, {t: self.infos[t].ents for t in self.texts}) - plain - kept
+            self.names = input_names(self.texts, {t: self.infos[t].ents for t in self.texts},
+                                     self.infos.classes) - plain - kept
         made = [*self.table.part_map.values(), *self.table.whole.values(),
                 *(w for own in self.table.own.values() for w in own.values())]
         self.invented = {w.casefold() for v in made for w in _WORD.findall(v)}

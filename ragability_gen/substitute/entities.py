@@ -89,7 +89,7 @@ TITLES = ABBREVIATED_TITLES | frozenset(
                    "councillor councilor alderman congressman congresswoman commander commodore brigadier corporal "
                    "dean provost rector vicar pastor deacon abbot friar doctor emir caliph raja maharaja kaiser "
                    "pharaoh consul registrar comptroller bursar solicitor prosecutor attorney auditor curator "
-                   "librarian headmaster headmistress".split())
+                   "librarian headmaster headmistress uncle aunt auntie".split())
 _NAMING_TITLES = ABBREVIATED_TITLES | frozenset("king queen lady lord".split())
 """Titles that end names of ordinary words as often as offices ("The Lion King", "Electric Lady", "Lake Shore Dr")."""
 SUFFIXES = frozenset("jr sr jnr snr".split())
@@ -865,6 +865,7 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
         if len(words) == 1 and (words[0].casefold() in MONTHS_DAYS or words[0].casefold() in HEADS
                                 or _kept(words[0], True) or unit_at(text, s, e) or counted(text, s, e)
                                 or opens_plain_item(text, s, e)  # "Known for | Oldest living cat" (NER's people)
+                                or before_title(text, s, e)  # "Crown" of "Crown Princess Victoria"
                                 or short_date(text, s, e)
                                 or _NUMBERED.match(text, e) is not None and len(words[0]) <= 4  # "Op. 125"
                                 or numbered_thing(text, s, e)):
@@ -1201,8 +1202,62 @@ def _parts_at(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 def _opener(text: str, ps: Sequence[tuple[int, int]], is_name: NameTest) -> bool:
-    """True when the first of the parts ``ps`` of an NER span is an ``opening_word`` before a name."""
-    return len(ps) >= 2 and opening_word(text, ps[0][0], ps[0][1], [text[c:d] for c, d in ps[1:]], is_name.classes)
+    """True when the first of the parts ``ps`` of an NER span is an ``opening_word`` before a name, a person's role or
+    an imperative opening a sentence before a person's name (``role_before_name``), or an ordinary word before a title
+    and a name (``before_title``)."""
+    return len(ps) >= 2 and (
+        opening_word(text, ps[0][0], ps[0][1], [text[c:d] for c, d in ps[1:]], is_name.classes)
+        or role_before_name(text, ps, is_name.classes) or before_title(text, *ps[0]))
+
+
+_TITLE_AFTER = re.compile(r"[ \t]+([A-Z][a-z]+)[ \t]+([A-Z][\w'’-]*)")
+_PLURAL = re.compile(r"[^s]s\Z")
+"""A plural's ending: a party or team before a title ("long time Democrats Senator Vicki Bourne") is a name."""
+
+
+def before_title(text: str, start: int, end: int) -> bool:
+    """True for an ordinary word before a title and a name, which says what the title is ("Crown" of "Crown Princess
+    Victoria", "Grand" of "Grand Duke Michael"): no part of the name; not a plural ("Democrats Senator Vicki
+    Bourne")."""
+    m = _TITLE_AFTER.match(text, end)
+    return (m is not None and _plain_capitalised(text[start:end]) and not _PLURAL.search(text, start, end)
+            and m[1].casefold() in TITLES
+            and m[1].casefold() not in _NAMING_TITLES and _named_after(m[2]))
+
+
+_ROLE_END = re.compile(r"(?:ist|[eo]r|ian|ess|eer|man|woman)\Z")
+"""How English ends the nouns for what a person does ("Reviewer", "Bassist", "Historian", "Actress", "Frontman")."""
+
+
+def _named_after(word: str) -> bool:
+    """True for a given name, or a capitalised word English lacks (a family name: "Tresselt"; not "Coalition's")."""
+    word = _POSSESSIVE.sub("", word)
+    return is_given_name(word) or word[1:].islower() and not is_word(word.lower()) and not is_common(word)
+
+
+def role_before_name(text: str, ps: Sequence[tuple[int, int]], classes: Callable[[str], frozenset[str]]) -> bool:
+    """True when the first of the parts ``ps`` opens a sentence as a person's role ("Reviewer Peter Travers wrote",
+    "Bassist Tresselt left": a noun with a role's ending, no adjective) or as a verb before a given name ("Meet Mike,
+    the shortest bully", the name set off by a comma: "Action Jackson is a film" is a title), in prose. Not a known or
+    given name ("Hunter Biden", "Cooper Kupp"), a title (kept anyway), nor before an ordinary word ("Silver Spring") or
+    a nickname ("Mayhem Miller": no role)."""
+    if len(ps) < 2 or in_row(text, ps[0][0]):
+        return False
+    w, after = text[slice(*ps[0])], text[slice(*ps[1])]
+    if not (w[:1].isupper() and w[1:].islower() and sentence_start(text, ps[0][0]) and is_word(w.lower())
+            and not _kept(w, True) and not is_known_name(w) and not is_given_name(w) and not is_proper_entry(w)):
+        return False
+    kinds = classes(w)
+    if "noun" in kinds and "adj" not in kinds and _ROLE_END.search(w) is not None:
+        return _named_after(after) and _SENTENCE_GOES_ON.match(text, ps[-1][1]) is not None
+    return "verb" in kinds and is_given_name(after) and _APPOSITION.match(text, ps[1][1]) is not None
+
+
+_SENTENCE_GOES_ON = re.compile(r"[ \t]+[a-z]|,[ \t]+[a-z]")
+"""What follows a person's name in a sentence that goes on ("Tresselt left", "Travers, who"), not a name's next
+word ("Bombardier Innovia APM 100" of an infobox)."""
+_APPOSITION = re.compile(r",[ \t]+[a-z]")
+"""A comma and a word in lower case after a name: "Mike, the shortest bully" (not "Film Roman, Inc")."""
 
 
 def _plain_capitalised(word: str) -> bool:

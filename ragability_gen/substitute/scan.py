@@ -23,13 +23,14 @@ the audit record; ``--strict`` excludes an instance that has any.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .entities import (
     ENTITY_TYPES,
     KEPT_WORDS,
     acronym_key_cell,
+    before_title,
     calendar_words,
     category_before,
     column_names,
@@ -42,6 +43,7 @@ from .entities import (
     ordinary_written_words,
     parts,
     position_cell,
+    role_before_name,
     short_date,
     work_kind_at,
 )
@@ -91,21 +93,26 @@ def _unnamed(text: str, start: int, end: int) -> bool:
             or any(a <= start < b for a, b in plain_terms(text)))
 
 
-def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int, str]]]) -> set[str]:
+def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int, str]]],
+                classes: Callable[[str], frozenset[str]] = lambda word: frozenset()) -> set[str]:
     """Case-folded words of the input's names: NER entity parts, and capitalised words that are no
     common English word (where no sentence starts), without the words substitution keeps and the common
     words the input itself writes in lower case and capitalises only where a sentence opens ("Alchemy ...
     alchemy"; substitution keeps them), what a number counts ("8 Megapixels"), an acronym that is an infobox's
     key ("GPU | Adreno 530"), an initialism of a term (``kinds.term_codes``: "IDPs") and the words of a table's
     column names (``column_names``: "| Slalom | Giant Slalom |"). Words that only tell when ("September 13",
-    ``calendar_words``) are no name's words."""
+    ``calendar_words``) and a role or an ordinary word opening a person's name ("Bassist" of NER's "Bassist Tresselt",
+    ``role_before_name``, whose ``classes`` gives a word's classes; "Crown" of "Crown Princess Victoria") are no name's
+    words."""
     out: set[str] = set()
     for t in texts:
         for s, e, label in ents.get(t, ()):
             ps = [(s + a, s + b) for a, b in parts(t[s:e])]
             if label in ENTITY_TYPES and not calendar_words([t[a:b] for a, b in ps]):
                 kept = institution_words(t, s, e)  # "Appeal" of "the Court of Appeal", which substitution keeps
-                out |= {w for a, b in ps if not _unnamed(t, a, b) and (w := t[a:b].casefold()) not in kept}
+                out |= {w for a, b in ps[1 if role_before_name(t, ps, classes) else 0:] if not _unnamed(t, a, b)
+                        and (w := t[a:b].casefold()) not in kept
+                        and not before_title(t, a, b)}  # "Crown" of "Crown Princess Victoria"
         for m in _WORD.finditer(t):
             w = m[0]
             if w[:1].isupper() and not ordinary(w) and not sentence_start(t, m.start()) and not counted(t, *m.span()) \
