@@ -23,6 +23,7 @@ from ragability_gen.substitute.entities import (
     counted,
     maker_at,
     norm,
+    office_spans,
     opens_plain_cell,
     parts,
     role_before_name,
@@ -1580,6 +1581,19 @@ def test_a_person_s_name_ner_calls_a_body_gets_a_person_s_name() -> None:
     (["Bloody", "Sunday"], False), (["Theresa", "May"], False), (["Friday", "Night", "Lights"], False)])
 def test_words_that_only_tell_when_name_nothing(words: list[str], when: bool) -> None:
     assert calendar_words(words) is when
+
+
+def test_an_office_and_its_field_name_nothing() -> None:
+    def words(text: str) -> list[str]:
+        return [text[a:b] for a, b in office_spans(text)]
+
+    assert words("She was appointed Maid of Honour in Ordinary to the Queen.") == ["Maid", "Honour", "Ordinary"]
+    assert words("He was Professor Emeritus of Spanish Literature at Yale.") == ["Professor", "Literature"]
+    assert words("He joined its board of Directors in 2010.") == ["board", "Directors"]
+    assert words("The Duke of Wellington held the Chair of Earth, Atmospheric, and Planetary Sciences.") == [
+        "Chair", "Earth", "Atmospheric", "Planetary", "Sciences"]  # not "Wellington"
+    assert words("He left the Federal Bureau of Investigation.") == []  # a body's field is a name
+    assert words("The Bishop of Durham spoke.") == []  # a place is a name
 
 
 def test_a_role_or_title_before_a_name_is_no_part_of_it() -> None:

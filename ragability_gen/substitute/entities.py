@@ -89,7 +89,7 @@ TITLES = ABBREVIATED_TITLES | frozenset(
                    "councillor councilor alderman congressman congresswoman commander commodore brigadier corporal "
                    "dean provost rector vicar pastor deacon abbot friar doctor emir caliph raja maharaja kaiser "
                    "pharaoh consul registrar comptroller bursar solicitor prosecutor attorney auditor curator "
-                   "librarian headmaster headmistress uncle aunt auntie".split())
+                   "librarian headmaster headmistress uncle aunt auntie emeritus".split())
 _NAMING_TITLES = ABBREVIATED_TITLES | frozenset("king queen lady lord".split())
 """Titles that end names of ordinary words as often as offices ("The Lion King", "Electric Lady", "Lake Shore Dr")."""
 SUFFIXES = frozenset("jr sr jnr snr".split())
@@ -855,6 +855,15 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             if k == len(words):
                 continue  # "Vice-President in Charge of Operations": an office's words
             s, ps, words = ps[k][0], ps[k:], words[k:]  # "... Operations for Hale Freight": the body after it
+        if field_before_unit(text, e, words):
+            continue  # "the Human Resources committee": a unit's field
+        if (ij := _office_before(text, s, words)) is not None:
+            i, j = ij
+            if i == j:
+                continue  # "Maid of Honour", "joined its board of Directors": an office's field
+            if j == i + 1 and demonym_or_language(words[i]):
+                label = "NORP"  # "Professor of Spanish Literature": the people's word alone
+            s, e, ps, words = ps[i][0], ps[j - 1][1], ps[i:j], words[i:j]
         if _SEASON.match(text, s) and all(w.isdigit() or w.casefold() == "of" for w in words[1:]):
             continue  # "born in the Fall of 1974": a date
         if _old_style_date(words):
@@ -1681,28 +1690,127 @@ _COURT_KINDS = frozenset("""supreme high superior appeal appeals appellate const
 
 def institution_words(text: str, start: int, end: int) -> set[str]:
     """The case-folded words of the NER span ``text[start:end]`` that substitution keeps as an institution's: a court's
-    designator and kind ("Supreme", "Court" of "the Supreme Court of India") and an office's "in Charge of" and the
-    ordinary words after it ("Vice-President in Charge of Operations")."""
+    designator and kind ("Supreme", "Court" of "the Supreme Court of India"), an office's "in Charge of" and the
+    ordinary words after it ("Vice-President in Charge of Operations"), an office and its field ("Commissioner of
+    Railroads and Public Utilities") and the field after an office ("Honour" of "Maid of Honour")."""
     spans = parts(text[start:end])
     low = [text[start + a:start + b].casefold() for a, b in spans]
     if any(w in _COURTS for w in low):
         return {w for w in low if w in _COURTS or w in _COURT_KINDS}
-    if "charge" in low:
-        i = low.index("charge")
-        if (k := _office_end(text, start + spans[i][0], [text[start + a:start + b] for a, b in spans[i:]])) is not None:
-            return set(low[i:i + k])
+    words = [text[start + a:start + b] for a, b in spans]
+    if (ij := _office_before(text, start, words)) is not None:
+        return set(low[:ij[0]]) - set(low[ij[0]:ij[1]])  # "Honour" of "Maid of Honour", "Literature" of "Professor
+        # of Spanish Literature"
+    i = next((i for i, w in enumerate(words) if w == "Charge" or _office_word(w)), None)
+    if i is not None and (k := _office_end(text, start + spans[i][0], words[i:])) is not None:
+        return set(low[i:i + k])
     return set()
 
 
+_OFFICES = frozenset("""minister ministers secretary commissioner commissioners director directors chair chairs
+    chairman chairwoman professor professorship lecturer reader fellow fellows doctor bachelor master masters degree
+    diploma board major majors minor minors head treasurer comptroller registrar superintendent inspector chief
+    spokesman spokeswoman spokesperson""".split())
+"""Offices, seats, degrees and studies named by what they are of, for or in: "Minister of Education", "Chair of
+Mathematics", "Doctor of Humane Letters", "board of Directors", "a major in Political Science"."""
+_LOWER_OFFICES = frozenset("board major majors minor minors".split())
+"""Offices that are one only in lower case: "its board of Directors", "a major in Political Science"; not "the Board of
+Airline Representatives" (a body) nor "a Major in Royal Marines"."""
+_HOUSEHOLD = frozenset("maid woman gentleman groom mistress keeper master".split())
+"""A royal household's offices, named by what they are of with "the" too: "Maid of Honour", "Woman of the
+Bedchamber", "Keeper of the Privy Purse"; another office's field after "the" is a body ("director of the National
+Gallery")."""
+_IN_OFFICES = frozenset("""fellow fellows degree diploma major majors minor minors lecturer reader chair chairs
+    professorship masters bachelor""".split())
+"""Seats, degrees and studies also named by what they are in ("a Fellow in Budgetary Affairs", "a major in Political
+Science"); not "the Master in Doctor Who", a character."""
+_OFFICE_OF = r"(?<![\w'’-])([A-Za-z]+)(?:[ \t]+[Ee]meritus)?[ \t]+(of|for|in)[ \t]+(the[ \t]+)?"
+_FIELD = r"[A-Z][\w'’-]*(?:(?:,?[ \t]+(?:(?:and|&|of|the|in|for)[ \t]+)*|,[ \t]+)[A-Z][\w'’-]*)*"
+_OFFICE_BEFORE = re.compile(_OFFICE_OF + r"(" + _FIELD + r",?[ \t]+(?:and[ \t]+)?)?\Z")
+_OFFICE_FIELD = re.compile(_OFFICE_OF + r"(" + _FIELD + r")")
+
+
+def _office_word(word: str, the: bool = False, joined: str = "of") -> bool:
+    """True for an office (before "the", ``the``, a household's only; before "in", ``joined``, ``_IN_OFFICES``), some
+    in lower case only (``_LOWER_OFFICES``); not a body, whose field is a name ("Federal Bureau of Investigation", "the
+    Board of Airline Representatives")."""
+    low = word.casefold()
+    if joined == "in" and low not in _IN_OFFICES:
+        return False
+    if the:
+        return low in _HOUSEHOLD
+    return low in _OFFICES and (low not in _LOWER_OFFICES or word == low) or low in _HOUSEHOLD
+
+
+def _field_words(words: Sequence[str]) -> bool:
+    """True for the words an office or unit is named by: function words and words the dictionary writes in lower case
+    (British spellings too: "Honour"), none a known name, place or people's word ("Railroads and Public Utilities",
+    "Humane Letters"; not "Canterbury", "Spanish")."""
+    return any(w[:1].isupper() for w in words) and all(
+        w.casefold() in FUNCTION or (is_word(w.lower()) or is_word(w.lower().replace("our", "or")))
+        and not is_proper_entry(w) and not is_known_name(w) and not known_place(w) and not demonym_or_language(w)
+        for w in words)
+
+
+def _office_before(text: str, start: int, words: Sequence[str]) -> tuple[int, int] | None:
+    """For the words of a name after an office ("Maid of" before "Honour", "Professor Emeritus of" before "Spanish
+    Literature"), the indexes ``(i, j)`` of ``words[i:j]``, what still names something: nothing (``i == j``) where
+    they are the office's field, the one people's word of a field ("Spanish" of "Spanish Literature"), or what follows
+    the field after "at", "for" or "with" ("Port Ambry State" of NER's "Planetary Sciences at Port Ambry State");
+    None for no office's field."""
+    m = _OFFICE_BEFORE.search(text, max(0, start - 80), start)
+    before = [w for w in (m[4] or "").replace(",", " ").split() if w[:1].isupper() and not demonym_or_language(w)
+              ] if m else []
+    if m is None or not _office_word(m[1], m[3] is not None, m[2]) or before and not _field_words(before):
+        return None  # "Professor of Earth, Atmospheric, and Planetary Sciences", "minors in English and Music": the
+        # field's words before count too
+    end = next((i for i, w in enumerate(words) if w in ("at", "for", "with")), len(words))
+    if _field_words(words[:end]):
+        return (end + 1, len(words)) if end < len(words) - 1 else (len(words), len(words))
+    found = [i for i, w in enumerate(words[:end]) if demonym_or_language(w)]
+    if len(found) == 1 and _field_words([*words[:found[0]], *words[found[0] + 1:end]]):
+        return found[0], found[0] + 1
+    return None
+
+
+@lru_cache(maxsize=1 << 12)
+def office_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """The spans of the offices and units in ``text`` and of the words of their fields ("Maid", "Honour" and "Ordinary"
+    of "Maid of Honour in Ordinary", "Literature" of "Professor of Spanish Literature"; not "Spanish"), which name
+    nothing; the leak scan does not take them for names' words."""
+    out: list[tuple[int, int]] = []
+    for m in _OFFICE_FIELD.finditer(text):
+        if not _office_word(m[1], m[3] is not None, m[2]):
+            continue
+        field = [(m.start(4) + a, m.start(4) + b) for a, b in parts(m[4]) if m[4][a].isupper()]
+        kept = [(a, b) for a, b in field if not demonym_or_language(text[a:b])]
+        if kept and _field_words([text[a:b] for a, b in kept]) and len(kept) >= len(field) - 1:
+            out += [m.span(1), *kept]
+    return tuple(out)
+
+
+_UNIT_AFTER = re.compile(r"[ \t]+(?:sub)?(?:committee|department|portfolio|ministry|faculty)s?\b")
+"""A body's unit written in lower case after its field: "the Human Resources committee", "the Education portfolio";
+not an army's ("the Confederate division": a side's name)."""
+
+
+def field_before_unit(text: str, end: int, words: Sequence[str]) -> bool:
+    """True for ``words`` ending at ``end`` that name the field of a unit written after them in lower case ("Natural
+    Resources and Environment" of "the Natural Resources and Environment committee"): no name."""
+    return _UNIT_AFTER.match(text, end) is not None and _field_words(words)
+
+
 def _office_end(text: str, start: int, words: Sequence[str]) -> int | None:
-    """For NER's "Charge of Operations" of an office ("Vice-President in Charge of Operations"), "in charge of" written
-    in capitals and ordinary words after it, the index of the first word after them that names a body ("Hale" of
-    "Charge of Operations for Hale Freight"), or their number when none does; None for no such office."""
-    if not (len(words) >= 3 and words[0] == "Charge" and words[1] == "of"
-            and _IN_WORD_BEFORE.search(text, max(0, start - 8), start) is not None):
+    """For a name opening with an office and its field ("Chair of Mathematics at Aberystwyth", NER's "Commissioner of
+    Railroads and Public Utilities", "Charge of Operations" after "in" of "Vice-President in Charge of Operations"),
+    the index of the first word after them that names something ("Aberystwyth", "Hale" of "Charge of Operations for
+    Hale Freight"), or their number when none does; None for no such office."""
+    if not (len(words) >= 3 and words[1] in ("of", "for", "in") and (
+            words[0] == "Charge" and words[1] == "of" and _IN_WORD_BEFORE.search(text, max(0, start - 8), start)
+            or _office_word(words[0], words[2] == "the", words[1]))):
         return None
     end = next((i for i in range(2, len(words)) if words[i] in ("for", "at", "with")), len(words))
-    if end == 2 or not all(w.casefold() in FUNCTION or ordinary(w) for w in words[2:end]):
+    if end == 2 or not _field_words(words[2:end]):
         return None
     return end + 1 if end < len(words) - 1 else len(words)
 
@@ -1887,6 +1995,8 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         content = [_POSSESSIVE.sub("", w) for w in words if not _kept(w, True)]  # "the Opposition's push"
         if len(content) == 1 and len(words) == 1 and content[0].casefold() in HEADS:
             continue  # "the Opposition's push", "the Cabinet's decision": alone, no name
+        if (ij := _office_before(text, s, words)) is not None and ij[0] == ij[1] or field_before_unit(text, e, words):
+            continue  # "Maid of Honour", "a Woman of the Bedchamber", "the Education committee": an office's field
         item = capitalised_item(text, s, e)
         if (item is not None and not any(w.casefold() in MONTHS_DAYS for w in words)
                 and all(ordinary(m[0]) for m in _PART.finditer(text, *item) if not _small(m[0]))

@@ -35,9 +35,11 @@ from .entities import (
     category_before,
     column_names,
     counted,
+    field_before_unit,
     institution_words,
     label_words,
     numbered_thing,
+    office_spans,
     opens_plain_cell,
     ordinary,
     ordinary_written_words,
@@ -101,22 +103,27 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
     alchemy"; substitution keeps them), what a number counts ("8 Megapixels"), an acronym that is an infobox's
     key ("GPU | Adreno 530"), an initialism of a term (``kinds.term_codes``: "IDPs") and the words of a table's
     column names (``column_names``: "| Slalom | Giant Slalom |"). Words that only tell when ("September 13",
-    ``calendar_words``) and a role or an ordinary word opening a person's name ("Bassist" of NER's "Bassist Tresselt",
-    ``role_before_name``, whose ``classes`` gives a word's classes; "Crown" of "Crown Princess Victoria") are no name's
-    words."""
+    ``calendar_words``), a role or an ordinary word opening a person's name ("Bassist" of NER's "Bassist Tresselt",
+    ``role_before_name``, whose ``classes`` gives a word's classes; "Crown" of "Crown Princess Victoria"), offices and
+    their fields ("Maid of Honour", ``office_spans``) and a unit's field ("the Human Resources committee") are no
+    name's words."""
     out: set[str] = set()
     for t in texts:
+        offices = set(office_spans(t))  # "Maid" and "Honour" of "Maid of Honour"
         for s, e, label in ents.get(t, ()):
             ps = [(s + a, s + b) for a, b in parts(t[s:e])]
             if label in ENTITY_TYPES and not calendar_words([t[a:b] for a, b in ps]):
                 kept = institution_words(t, s, e)  # "Appeal" of "the Court of Appeal", which substitution keeps
+                caps = [(a, b) for a, b in ps if t[a].isupper()]
+                if caps and field_before_unit(t, caps[-1][1], [t[a:b] for a, b in caps]):
+                    continue  # "Human Resources" of NER's "the Human Resources committee"
                 out |= {w for a, b in ps[1 if role_before_name(t, ps, classes) else 0:] if not _unnamed(t, a, b)
-                        and (w := t[a:b].casefold()) not in kept
+                        and (w := t[a:b].casefold()) not in kept and (a, b) not in offices
                         and not before_title(t, a, b)}  # "Crown" of "Crown Princess Victoria"
         for m in _WORD.finditer(t):
             w = m[0]
             if w[:1].isupper() and not ordinary(w) and not sentence_start(t, m.start()) and not counted(t, *m.span()) \
-                    and not _unnamed(t, *m.span()):
+                    and not _unnamed(t, *m.span()) and m.span() not in offices:
                 out.add(w.casefold())
     out -= {w.casefold() for w in ordinary_written_words({w[:1].upper() + w[1:] for w in out}, texts)}
     out -= {m[0].casefold() for t in texts for m in _WORD.finditer(t)
