@@ -61,7 +61,7 @@ from .kinds import foreign_passages, passage_word, plain_terms, shaped, term_cod
 from .mapping import Table, build_table
 from .names import invent, is_common, singulars
 from .nlp import Annotations, load_model, model_label, word_classes
-from .places import nationality
+from .places import country_of, nationality
 from .review import plan, review
 from .rewrite import Rewrite, check_dates, check_numbers, rewrite, word_in
 from .scan import input_names, needs_ner, scan
@@ -433,6 +433,11 @@ def _terms_everywhere(found: list[Mention], texts: Sequence[str], first_field: M
     return out
 
 
+def _country_name(word: str) -> bool:
+    """True for a country's name written as a name ("China", "Turkey"; not "china", nor a demonym)."""
+    return word[:1].isupper() and word[1:].islower() and (c := country_of(word)) is not None and word in c.names
+
+
 class _Group:
     """The instances sharing one id: one mapping, one offset, rewritten texts shared by content."""
 
@@ -575,14 +580,16 @@ class _Group:
         words ("Sadd" of "Al\\-Sadd" in a table cell, which neither NER nor the tagger took for a name) or places
         no dictionary has ("Asia", which NER missed in one sentence of several), the group built again with
         them as names (the mapping so far and the offset kept). A mapping given by hand is left as it is, and
-        so are runs that do not replace proper nouns (PROPN)."""
+        so are runs that do not replace proper nouns (PROPN). A country's name is one although English writes it as a
+        word too ("the Ordos Prize in China", where NER saw only the prize)."""
         if self.adjusted or "PROPN" not in labels:
             return self
         self.prepare_scan()
         names, invented = self.names or set(), self.invented
         left = {t: rw.new for t, rw in self.rewrites.items() if needs_ner(rw.new, names, invented)}
         words = {s.text for s in scan(left, left, names, invented, {})
-                 if s.kind == "name" and s.text[:1].isupper() and (not is_common(s.text) or unmistakable_place(s.text))
+                 if s.kind == "name" and s.text[:1].isupper()
+                 and (not is_common(s.text) or unmistakable_place(s.text) or _country_name(s.text))
                  and _POSSESSIVE.sub("", s.text).casefold() not in HEADS}  # "the Opposition's push": no name
         add = sorted(w for w in words - ordinary_written_words(words, self.texts) - self.plain
                      if not _opens_key(w, self.texts) and w.casefold() not in SPORTS)  # "Hurling" of "Tipperary
