@@ -50,6 +50,16 @@ answer::
     git -C QED show HEAD:qed-dev.jsonlines > /tmp/qed-dev.jsonlines
     python benchmarks/wikidump_corpus.py --qed /tmp/qed-dev.jsonlines -o /tmp/qed.jsonl
 
+``--gap`` reads GAP instead (github.com/google-research-datasets/gap-coreference, ``gap-development.tsv``): 2,000
+Wikipedia snippets chosen for their people (full names, family names alone, nicknames, people's roles and offices:
+"Maid of Honour in Ordinary", "Bassist Tresselt", "the September 13 episode"), tokenised as QED's paragraphs are (undone
+the same way); the release writes a "*" for each letter it could not encode ("C*rdoba"), and those snippets are left
+out. Two neighbouring snippets make an instance: the query asks what the passage says about the first snippet's first
+named person, each snippet a context with the person its pronoun refers to as the short answer::
+
+    git -C GAP show HEAD:gap-development.tsv > /tmp/gap-development.tsv
+    python benchmarks/wikidump_corpus.py --gap /tmp/gap-development.tsv -o /tmp/gap.jsonl
+
 ``--tables`` reads WikiTableQuestions instead (github.com/ppasupat/WikiTableQuestions): real Wikipedia tables
 (results, rosters, discographies, election returns; headers such as "Rank", "Nation", "Notes") with real
 questions typed in lower case. The first question on each table is the query; the table's header and first
@@ -167,6 +177,38 @@ TINY_QED = "\n".join(json.dumps(r) for r in [
      "Idris Vanholt"}]]},
     {"question_text": "when was the dry dock added", "paragraph_text": "In 1902 the Quellin Dock Company added a dry "
      "dock ( the first in Ostrava ) .", "original_nq_answers": [[{"string": "1902"}]]}])
+
+
+TINY_GAP = ("ID\tText\tPronoun\tPronoun-offset\tA\tA-offset\tA-coref\tB\tB-offset\tB-coref\tURL\n"
+            "t-1\tBassist Orvel Tresk joined the band in 1998 . He was replaced by Ilse Marrow , who `` saved '' it ."
+            "\tHe\t50\tOrvel Tresk\t8\tTRUE\tIlse Marrow\t69\tFALSE\thttp://en.wikipedia.org/wiki/Tresk\n"
+            "t-2\tIn 1862 Ysolde was appointed Maid of Honour in Ordinary to the Queen of Carvessa -- her aunt .\ther"
+            "\t87\tYsolde\t8\tTRUE\tCarvessa\t71\tFALSE\thttp://en.wikipedia.org/wiki/Ysolde\n"
+            "t-3\tC*rdoba elected Ilse Marrow .\tshe\t0\tIlse Marrow\t16\tTRUE\tC*rdoba\t0\tFALSE\t\n")
+
+
+def gap_instances(table: str, limit: int) -> list[dict]:
+    """Instances of GAP's TSV: two neighbouring snippets, the first's first person the query's; a snippet with a
+    letter the release could not encode ("C*rdoba") is left out."""
+    rows = table.splitlines()
+    head = rows[0].split("\t") if rows else []
+    snippets = []
+    for n, line in enumerate(rows[1:], 2):
+        row = dict(zip(head, line.split("\t"), strict=False))
+        try:
+            text, first = row["Text"], row["A"]
+            answer = first if row["A-coref"] == "TRUE" else row["B"] if row["B-coref"] == "TRUE" else first
+        except KeyError as e:
+            raise ValueError(f"line {n}: no GAP example (field {e})") from None
+        if not re.search(r"\w\*|\*\w", text):
+            snippets.append((untokenised(text), untokenised(first), untokenised(answer)))
+    out: list[dict] = []
+    for (text, first, answer), (other, _, other_answer) in zip(snippets[::2], snippets[1::2], strict=False):
+        contexts = [(t, a, sentence_at(t, max(t.find(a), 0))) for t, a in ((text, answer), (other, other_answer))]
+        out.append(instance(len(out) + 1, f"What does the passage say about {first}?", contexts))
+        if len(out) >= limit:
+            break
+    return out
 
 
 def untokenised(text: str) -> str:
@@ -439,6 +481,7 @@ def main() -> int:
     ap.add_argument("--tables", action="store_true", help="DUMP is a WikiTableQuestions question file (TSV).")
     ap.add_argument("--infobox", action="store_true", help="DUMP is an InfoTabS statement file (TSV).")
     ap.add_argument("--qed", action="store_true", help="DUMP is QED's file of examples (JSON lines).")
+    ap.add_argument("--gap", action="store_true", help="DUMP is GAP's file of snippets (TSV).")
     ap.add_argument("--rows", type=int, default=12, help="With --tables: at most this many rows a context.")
     ap.add_argument("--tiny", action="store_true", help="Build from a small dump (or text) written here.")
     args = ap.parse_args()
@@ -470,6 +513,8 @@ def instances(args: argparse.Namespace) -> list[dict]:
         tables = args.dump.resolve().parent.parent / "tables" / "json"  # data/maindata/*.tsv, data/tables/json/
         return infobox_instances(args.dump.read_text(encoding="utf-8"),
                                  lambda t: json.loads((tables / f"{t}.json").read_text(encoding="utf-8")), args.limit)
+    if args.gap:
+        return gap_instances(TINY_GAP if args.tiny else args.dump.read_text(encoding="utf-8"), args.limit)
     if args.qed:
         return qed_instances(TINY_QED if args.tiny else args.dump.read_text(encoding="utf-8"), args.limit)
     if args.qa:

@@ -64,6 +64,17 @@ def test_tiny_qed_pairs_neighbouring_examples_and_undoes_the_tokeniser(tmp_path)
     assert rows[0]["answers"]["2"]["short"] == "1902"
 
 
+def test_tiny_gap_pairs_neighbouring_snippets_without_unencoded_letters(tmp_path):
+    rows = built(tmp_path, "--gap", "--tiny")
+    assert len(rows) == 1 and rows[0]["query"] == "What does the passage say about Orvel Tresk?"
+    assert [c["text"] for c in rows[0]["contexts"]] == [
+        'Bassist Orvel Tresk joined the band in 1998. He was replaced by Ilse Marrow, who "saved" it.',
+        "In 1862 Ysolde was appointed Maid of Honour in Ordinary to the Queen of Carvessa – her aunt."]  # not "C*rdoba"
+    assert rows[0]["answers"] == {
+        "1": {"short": "Orvel Tresk", "long": "Bassist Orvel Tresk joined the band in 1998."},
+        "2": {"short": "Ysolde", "long": rows[0]["contexts"][1]["text"]}}
+
+
 def test_tiny_tables_split_a_table_under_its_header(tmp_path):
     rows = built(tmp_path, "--tables", "--tiny")
     assert len(rows) == 1 and rows[0]["query"] == "which nation won the most gold medals?"
@@ -93,12 +104,15 @@ def test_a_missing_or_broken_source_is_one_line_and_no_output(tmp_path):
     qa.write_text("{", encoding="utf-8")
     qed = tmp_path / "qed.jsonl"
     qed.write_text('{"paragraph_text": "A.", "original_nq_answers": [[{"string": "A"}]]}\n', encoding="utf-8")
+    gap = tmp_path / "gap.tsv"
+    gap.write_text("ID\tText\tPronoun\nd-1\tShe sang.\tShe\n", encoding="utf-8")
     for args, error in [([str(tmp_path / "none.xml")], f"error: {tmp_path / 'none.xml'}: No such file or directory"),
                         ([str(broken)], f"error: {broken}: no element found: line 1, column 17"),
                         (["--qa", str(qa)], f"error: {qa}: Expecting property name enclosed in double quotes: "
                                             "line 1 column 2 (char 1)"),
-                        (["--qed", str(qed)], f"error: {qed}: line 1: no QED example (field 'question_text')")]:
+                        (["--qed", str(qed)], f"error: {qed}: line 1: no QED example (field 'question_text')"),
+                        (["--gap", str(gap)], f"error: {gap}: line 2: no GAP example (field 'A')")]:
         proc = subprocess.run([sys.executable, str(SCRIPT), *args, "-o", str(out)], capture_output=True, text=True,
                               timeout=600)
         assert (proc.returncode, proc.stderr) == (1, error + "\n")
-        assert sorted(p.name for p in tmp_path.iterdir()) == ["dump.xml", "qa.json", "qed.jsonl"]  # no output
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["dump.xml", "gap.tsv", "qa.json", "qed.jsonl"]  # none
