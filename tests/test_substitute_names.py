@@ -24,6 +24,7 @@ from ragability_gen.substitute.entities import (
     maker_at,
     norm,
     office_spans,
+    only_when,
     opens_plain_cell,
     parts,
     role_before_name,
@@ -1581,6 +1582,11 @@ def test_a_person_s_name_ner_calls_a_body_gets_a_person_s_name() -> None:
     (["Bloody", "Sunday"], False), (["Theresa", "May"], False), (["Friday", "Night", "Lights"], False)])
 def test_words_that_only_tell_when_name_nothing(words: list[str], when: bool) -> None:
     assert calendar_words(words) is when
+
+
+def test_a_day_that_names_an_attack_is_an_event() -> None:
+    text = "After the September 11 attacks, the September 13 episode aired."
+    assert not only_when(text, 22, ["September", "11"]) and only_when(text, 48, ["September", "13"])
 
 
 def test_an_office_and_its_field_name_nothing() -> None:

@@ -199,6 +199,18 @@ def calendar_words(words: Sequence[str]) -> bool:
     lows = [w.casefold().rstrip(".") for w in words]
     return any(w in MONTHS_DAYS or w[:-1] in WEEKDAYS for w in lows) and all(
         w in _CALENDAR or _ORDINAL_NUMBER.fullmatch(w) is not None for w in lows)
+
+
+EVENT_AFTER = re.compile(r"[ \t]+(?:attacks?|bombings?|hijack\w*|terror\w*|Commission|[Mm]emorial|victims|era|"
+                         r"generation|conspiracy|truth\w*)\b")
+"""A word for an attack or its aftermath after the day that names it ("the 9/11 attacks", "the September 11
+attacks", "the 9/11 Commission")."""
+
+
+def only_when(text: str, end: int, words: Sequence[str]) -> bool:
+    """True for ``calendar_words`` ending at ``end`` of ``text`` that name no event after them: "the September 13
+    episode"; not "the September 11 attacks", an event named by its day (which changes)."""
+    return calendar_words(words) and EVENT_AFTER.match(text, end) is None
 _PART = re.compile(rf"(?:[^\W\d_]\.){{2,}}|[^\W_](?:[^\W_]|{MARKS})*(?:['’][^\W_](?:[^\W_]|{MARKS})*)*")
 """A part of a name: an initialism ("U.S."), or letters and digits with the marks that join them ("बुद्ध", whose
 vowel signs are no letters), apostrophes inside."""
@@ -838,7 +850,7 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             s = _given_before(text, s, ents)
         ps = _parts_at(text, s, e)
         words = [text[a:b] for a, b in ps]
-        if not any(w[:1].isalpha() for w in words) or calendar_words(words):
+        if not any(w[:1].isalpha() for w in words) or only_when(text, e, words):
             continue  # "the September 13 episode" (NER's event), "on Sunday Night": a date
         if _variety(words):
             (s, e), label = ps[-1], "NORP"  # "Medieval Latin" (PERSON): the language, named as it is alone
@@ -2009,7 +2021,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if (any(c.isdigit() for c in text[s:e]) or any(w.casefold() in MONTHS_DAYS for w in words[:-1])
                 or len(words) == 1 and (short_date(text, s, e) or counted(text, s, e) or measure_at(text, s, e))
                 or (words[-1].casefold() in MONTHS_DAYS and not _month_surname(text, s, e, words))
-                or calendar_words(words)
+                or only_when(text, e, words)
                 or label_words(words, text, s, e)):
             continue
         if category_before(text, s, e):

@@ -32,7 +32,17 @@ from functools import cache, lru_cache, partial
 from string import ascii_lowercase
 
 from .dates import WEEKDAYS
-from .entities import _ROMAN, FUNCTION, GENERIC, TERM_ZIPF, designators_only, label_words, opening_word, ordinary
+from .entities import (
+    _ROMAN,
+    EVENT_AFTER,
+    FUNCTION,
+    GENERIC,
+    TERM_ZIPF,
+    designators_only,
+    label_words,
+    opening_word,
+    ordinary,
+)
 from .names import english_plural, is_common, is_word, singulars
 from .places import (
     country_of,
@@ -454,8 +464,6 @@ Friday")."""
 _DATE_EVENT = re.compile(
     r"(?<![\w/'’-])(?P<cue>(?i:(?:post|pre)-|(?:after|since|before|until|following)[ \t]+))?"
     r"(?P<name>D-Day|V-?[EJ][- ]Day|\d{1,2}/\d{1,2})(?![\w/-])")
-_EVENT_AFTER = re.compile(r"[ \t]+(?:attacks?|bombings?|hijack\w*|terror\w*|Commission|[Mm]emorial|victims|era|"
-                          r"generation|conspiracy|truth\w*)\b")
 _CLAUSE_GOES_ON = re.compile(r"[ \t]*[,.;:)]|[ \t]+(?:and|in|when|which|that)\b")
 """Events named by their day, which a shift of years would leave beside dates they contradict: "D-Day", "VE Day",
 "V-J Day", and a day and month written with a slash before a word for an attack or its aftermath ("the 9/11 attacks",
@@ -474,7 +482,7 @@ def date_events(text: str) -> list[Found]:
     attacks", see ``mapping``)."""
     out = []
     for m in _DATE_EVENT.finditer(text):
-        if m["name"][0].isdigit() and not (_EVENT_AFTER.match(text, m.end()) or m["cue"] and (
+        if m["name"][0].isdigit() and not (EVENT_AFTER.match(text, m.end()) or m["cue"] and (
                 m["cue"].endswith("-") or _CLAUSE_GOES_ON.match(text, m.end()))):
             continue
         out.append((m.start("name"), m.end(), m["name"], "EVENT"))

@@ -31,7 +31,6 @@ from .entities import (
     KEPT_WORDS,
     acronym_key_cell,
     before_title,
-    calendar_words,
     category_before,
     column_names,
     counted,
@@ -40,6 +39,7 @@ from .entities import (
     label_words,
     numbered_thing,
     office_spans,
+    only_when,
     opens_plain_cell,
     ordinary,
     ordinary_written_words,
@@ -103,7 +103,7 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
     alchemy"; substitution keeps them), what a number counts ("8 Megapixels"), an acronym that is an infobox's
     key ("GPU | Adreno 530"), an initialism of a term (``kinds.term_codes``: "IDPs") and the words of a table's
     column names (``column_names``: "| Slalom | Giant Slalom |"). Words that only tell when ("September 13",
-    ``calendar_words``), a role or an ordinary word opening a person's name ("Bassist" of NER's "Bassist Tresselt",
+    ``only_when``), a role or an ordinary word opening a person's name ("Bassist" of NER's "Bassist Tresselt",
     ``role_before_name``, whose ``classes`` gives a word's classes; "Crown" of "Crown Princess Victoria"), offices and
     their fields ("Maid of Honour", ``office_spans``) and a unit's field ("the Human Resources committee") are no
     name's words."""
@@ -112,7 +112,7 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
         offices = set(office_spans(t))  # "Maid" and "Honour" of "Maid of Honour"
         for s, e, label in ents.get(t, ()):
             ps = [(s + a, s + b) for a, b in parts(t[s:e])]
-            if label in ENTITY_TYPES and not calendar_words([t[a:b] for a, b in ps]):
+            if label in ENTITY_TYPES and not only_when(t, e, [t[a:b] for a, b in ps]):
                 kept = institution_words(t, s, e)  # "Appeal" of "the Court of Appeal", which substitution keeps
                 caps = [(a, b) for a, b in ps if t[a].isupper()]
                 if caps and field_before_unit(t, caps[-1][1], [t[a:b] for a, b in caps]):
