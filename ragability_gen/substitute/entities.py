@@ -1729,8 +1729,8 @@ _LOWER_OFFICES = frozenset("board major majors minor minors".split())
 """Offices that are one only in lower case: "its board of Directors", "a major in Political Science"; not "the Board of
 Airline Representatives" (a body) nor "a Major in Royal Marines"."""
 _HOUSEHOLD = frozenset("maid woman gentleman groom mistress keeper master".split())
-"""A royal household's offices, named by what they are of with "the" too: "Maid of Honour", "Woman of the
-Bedchamber", "Keeper of the Privy Purse"; another office's field after "the" is a body ("director of the National
+"""A royal household's offices, named by what they are of with "the" too: "Maid of Honour", "Master of the
+Household", "Mistress of the Robes"; another office's field after "the" is a body ("director of the National
 Gallery")."""
 _IN_OFFICES = frozenset("""fellow fellows degree diploma major majors minor minors lecturer reader chair chairs
     professorship masters bachelor""".split())
@@ -1756,12 +1756,13 @@ def _office_word(word: str, the: bool = False, joined: str = "of") -> bool:
 
 def _field_words(words: Sequence[str]) -> bool:
     """True for the words an office or unit is named by: function words and words the dictionary writes in lower case
-    (British spellings too: "Honour"), none a known name, place or people's word ("Railroads and Public Utilities",
-    "Humane Letters"; not "Canterbury", "Spanish")."""
+    (British spellings too: "Honour"), none a known name, place or people's word, nor a word too rare for an ordinary
+    word ("Railroads and Public Utilities", "Humane Letters"; not "Canterbury", "Spanish", nor "Bedchamber", which
+    changes as a rare capitalised word does)."""
     return any(w[:1].isupper() for w in words) and all(
         w.casefold() in FUNCTION or (is_word(w.lower()) or is_word(w.lower().replace("our", "or")))
-        and not is_proper_entry(w) and not is_known_name(w) and not known_place(w) and not demonym_or_language(w)
-        for w in words)
+        and is_common(w, TERM_ZIPF) and not is_proper_entry(w) and not is_known_name(w) and not known_place(w)
+        and not demonym_or_language(w) for w in words)
 
 
 def _office_before(text: str, start: int, words: Sequence[str]) -> tuple[int, int] | None:
@@ -2008,7 +2009,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         if len(content) == 1 and len(words) == 1 and content[0].casefold() in HEADS:
             continue  # "the Opposition's push", "the Cabinet's decision": alone, no name
         if (ij := _office_before(text, s, words)) is not None and ij[0] == ij[1] or field_before_unit(text, e, words):
-            continue  # "Maid of Honour", "a Woman of the Bedchamber", "the Education committee": an office's field
+            continue  # "Maid of Honour", "Master of the Household", "the Education committee": an office's field
         item = capitalised_item(text, s, e)
         if (item is not None and not any(w.casefold() in MONTHS_DAYS for w in words)
                 and all(ordinary(m[0]) for m in _PART.finditer(text, *item) if not _small(m[0]))
