@@ -211,6 +211,8 @@ def only_when(text: str, end: int, words: Sequence[str]) -> bool:
     """True for ``calendar_words`` ending at ``end`` of ``text`` that name no event after them: "the September 13
     episode"; not "the September 11 attacks", an event named by its day (which changes)."""
     return calendar_words(words) and EVENT_AFTER.match(text, end) is None
+
+
 _PART = re.compile(rf"(?:[^\W\d_]\.){{2,}}|[^\W_](?:[^\W_]|{MARKS})*(?:['’][^\W_](?:[^\W_]|{MARKS})*)*")
 """A part of a name: an initialism ("U.S."), or letters and digits with the marks that join them ("बुद्ध", whose
 vowel signs are no letters), apostrophes inside."""
@@ -1754,15 +1756,21 @@ def _office_word(word: str, the: bool = False, joined: str = "of") -> bool:
     return low in _OFFICES and (low not in _LOWER_OFFICES or word == low) or low in _HOUSEHOLD
 
 
+FIELD_ZIPF = 3.5
+"""From this Zipf frequency on (of a word or its singular), a capitalised dictionary word after an office is its
+field's ordinary word ("Railroads", "Humane"); a rarer one ("Microbiology" 3.25, "Bedchamber" 2.5) changes as a rare
+capitalised word inside a name does."""
+
+
 def _field_words(words: Sequence[str]) -> bool:
     """True for the words an office or unit is named by: function words and words the dictionary writes in lower case
-    (British spellings too: "Honour"), none a known name, place or people's word, nor a word too rare for an ordinary
-    word ("Railroads and Public Utilities", "Humane Letters"; not "Canterbury", "Spanish", nor "Bedchamber", which
-    changes as a rare capitalised word does)."""
+    (British spellings too: "Honour"), as common as ``FIELD_ZIPF`` says, none a known name, place or people's word
+    ("Railroads and Public Utilities", "Humane Letters"; not "Canterbury", "Spanish", "Bedchamber")."""
     return any(w[:1].isupper() for w in words) and all(
         w.casefold() in FUNCTION or (is_word(w.lower()) or is_word(w.lower().replace("our", "or")))
-        and is_common(w, TERM_ZIPF) and not is_proper_entry(w) and not is_known_name(w) and not known_place(w)
-        and not demonym_or_language(w) for w in words)
+        and any(is_common(f, FIELD_ZIPF) for f in (w.lower(), *singulars(w.lower())))
+        and not is_proper_entry(w) and not is_known_name(w) and not known_place(w) and not demonym_or_language(w)
+        for w in words)
 
 
 def _office_before(text: str, start: int, words: Sequence[str]) -> tuple[int, int] | None:
