@@ -202,13 +202,9 @@ def gap_instances(table: str, limit: int) -> list[dict]:
             raise ValueError(f"line {n}: no GAP example (field {e})") from None
         if not re.search(r"\w\*|\*\w", text):
             snippets.append((untokenised(text), untokenised(first), untokenised(answer)))
-    out: list[dict] = []
-    for (text, first, answer), (other, _, other_answer) in zip(snippets[::2], snippets[1::2], strict=False):
-        contexts = [(t, a, sentence_at(t, max(t.find(a), 0))) for t, a in ((text, answer), (other, other_answer))]
-        out.append(instance(len(out) + 1, f"What does the passage say about {first}?", contexts))
-        if len(out) >= limit:
-            break
-    return out
+    return [instance(n, f"What does the passage say about {first}?",
+                     [(t, a, sentence_at(t, max(t.find(a), 0))) for t, a in ((text, answer), (other, other_answer))])
+            for n, ((text, first, answer), (other, _, other_answer)) in enumerate(neighbours(snippets, limit), 1)]
 
 
 def untokenised(text: str) -> str:
@@ -236,13 +232,14 @@ def qed_instances(lines: str, limit: int) -> list[dict]:
             raise ValueError(f"line {n}: {e}") from None
         except (KeyError, TypeError, AttributeError) as e:
             raise ValueError(f"line {n}: no QED example (field {e})") from None
-    out = []
-    for (query, *first), (_, *second) in zip(examples[::2], examples[1::2], strict=False):
-        contexts = [(text, span, sentence_at(text, max(text.find(span), 0))) for text, span in (first, second)]
-        out.append(instance(len(out) + 1, query + "?", contexts))
-        if len(out) >= limit:
-            break
-    return out
+    return [instance(n, query + "?", [(text, span, sentence_at(text, max(text.find(span), 0)))
+                                      for text, span in (first, second)])
+            for n, ((query, *first), (_, *second)) in enumerate(neighbours(examples, limit), 1)]
+
+
+def neighbours(items: list, limit: int) -> list[tuple]:
+    """The first ``limit`` pairs of neighbouring items (the first and second, the third and fourth, ...)."""
+    return list(zip(items[::2], items[1::2], strict=False))[:limit]
 
 
 def sentence_at(text: str, start: int) -> str:

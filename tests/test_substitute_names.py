@@ -1591,7 +1591,7 @@ def test_a_day_that_names_an_attack_is_an_event() -> None:
 
 def test_an_office_and_its_field_name_nothing() -> None:
     def words(text: str) -> list[str]:
-        return [text[a:b] for a, b in office_spans(text)]
+        return [text[a:b] for a, b in sorted(office_spans(text))]
 
     assert words("She was appointed Maid of Honour in Ordinary to the Queen.") == ["Maid", "Honour", "Ordinary"]
     assert words("He was Professor Emeritus of Spanish Literature at Yale.") == ["Professor", "Literature"]
@@ -1600,6 +1600,11 @@ def test_an_office_and_its_field_name_nothing() -> None:
         "Chair", "Earth", "Atmospheric", "Planetary", "Sciences"]  # not "Wellington"
     assert words("He left the Federal Bureau of Investigation.") == []  # a body's field is a name
     assert words("The Bishop of Durham spoke.") == []  # a place is a name
+    assert words("He applied for the Chair of Mathematics at Aberystwyth.") == ["Chair", "Mathematics"]
+    assert words("He was Professor of History in Paris.") == ["Professor", "History"]  # the field ends before "Paris"
+    assert words("He joined the board of Soccer Australia.") == []  # a body's name
+    assert words("She joined the board of Directors of Vantrel.") == ["board", "Directors"]
+    assert words("Secretary of Defense Robert Gates spoke.") == ["Secretary", "Defense"]  # a person after the field
 
 
 def test_a_role_or_title_before_a_name_is_no_part_of_it() -> None:

@@ -871,13 +871,11 @@ def mentions(field_name: str, text: str, ents: Sequence[tuple[int, int, str]], c
             s, ps, words = ps[k][0], ps[k:], words[k:]  # "... Operations for Hale Freight": the body after it
         if field_before_unit(text, e, words):
             continue  # "the Human Resources committee": a unit's field
-        if (ij := _office_before(text, s, words)) is not None:
-            i, j = ij
-            if i == j:
-                continue  # "Maid of Honour", "joined its board of Directors": an office's field
-            if j == i + 1 and demonym_or_language(words[i]):
-                label = "NORP"  # "Professor of Spanish Literature": the people's word alone
-            s, e, ps, words = ps[i][0], ps[j - 1][1], ps[i:j], words[i:j]
+        if (rest := _outside_offices(text, ps)) is not None:
+            if not rest:
+                continue  # "Maid of Honour", "joined its board of Directors": an office and its field
+            ps = rest  # "Aberystwyth" of "the Chair of Mathematics at Aberystwyth", "Spanish" of "Spanish Literature"
+            s, e, words = ps[0][0], ps[-1][1], [text[a:b] for a, b in ps]
         if _SEASON.match(text, s) and all(w.isdigit() or w.casefold() == "of" for w in words[1:]):
             continue  # "born in the Fall of 1974": a date
         if _old_style_date(words):
@@ -1244,8 +1242,7 @@ def before_title(text: str, start: int, end: int) -> bool:
     Bourne")."""
     m = _TITLE_AFTER.match(text, end)
     return (m is not None and _plain_capitalised(text[start:end]) and not _PLURAL.search(text, start, end)
-            and m[1].casefold() in TITLES
-            and m[1].casefold() not in _NAMING_TITLES and _named_after(m[2]))
+            and m[1].casefold() in TITLES and m[1].casefold() not in _NAMING_TITLES and _named_after(m[2]))
 
 
 _ROLE_END = re.compile(r"(?:ist|[eo]r|ian|ess|eer|man|woman)\Z")
@@ -1711,18 +1708,18 @@ def institution_words(text: str, start: int, end: int) -> set[str]:
     low = [text[start + a:start + b].casefold() for a, b in spans]
     if any(w in _COURTS for w in low):
         return {w for w in low if w in _COURTS or w in _COURT_KINDS}
-    words = [text[start + a:start + b] for a, b in spans]
-    if (ij := _office_before(text, start, words)) is not None:
-        return set(low[:ij[0]]) - set(low[ij[0]:ij[1]])  # "Honour" of "Maid of Honour", "Literature" of "Professor
-        # of Spanish Literature"
-    i = next((i for i, w in enumerate(words) if w == "Charge" or _office_word(w)), None)
-    if i is not None and (k := _office_end(text, start + spans[i][0], words[i:])) is not None:
-        return set(low[i:i + k])
+    offices = office_spans(text)
+    if any((start + a, start + b) in offices for a, b in spans):  # "Honour" of "Maid of Honour"
+        return {w for (a, b), w in zip(spans, low, strict=True) if (start + a, start + b) in offices}
+    if "charge" in low:
+        i = low.index("charge")
+        if (k := _office_end(text, start + spans[i][0], [text[start + a:start + b] for a, b in spans[i:]])) is not None:
+            return set(low[i:i + k])
     return set()
 
 
 _OFFICES = frozenset("""minister ministers secretary commissioner commissioners director directors chair chairs
-    chairman chairwoman professor professorship lecturer reader fellow fellows doctor bachelor master masters degree
+    chairman chairwoman professor professorship lecturer reader fellow fellows doctor bachelor masters degree
     diploma board major majors minor minors head treasurer comptroller registrar superintendent inspector chief
     spokesman spokeswoman spokesperson""".split())
 """Offices, seats, degrees and studies named by what they are of, for or in: "Minister of Education", "Chair of
@@ -1730,21 +1727,22 @@ Mathematics", "Doctor of Humane Letters", "board of Directors", "a major in Poli
 _LOWER_OFFICES = frozenset("board major majors minor minors".split())
 """Offices that are one only in lower case: "its board of Directors", "a major in Political Science"; not "the Board of
 Airline Representatives" (a body) nor "a Major in Royal Marines"."""
-_HOUSEHOLD = frozenset("maid woman gentleman groom mistress keeper master".split())
+_HOUSEHOLD = frozenset("maid groom mistress keeper master".split())
 """A royal household's offices, named by what they are of with "the" too: "Maid of Honour", "Master of the
 Household", "Mistress of the Robes"; another office's field after "the" is a body ("director of the National
-Gallery")."""
+Gallery"); not "woman" ("Cosmopolitan Ultimate Woman of the Year" is an award)."""
 _IN_OFFICES = frozenset("""fellow fellows degree diploma major majors minor minors lecturer reader chair chairs
     professorship masters bachelor""".split())
 """Seats, degrees and studies also named by what they are in ("a Fellow in Budgetary Affairs", "a major in Political
 Science"); not "the Master in Doctor Who", a character."""
-_OFFICE_OF = r"(?<![\w'’-])([A-Za-z]+)(?:[ \t]+[Ee]meritus)?[ \t]+(of|for|in)[ \t]+(the[ \t]+)?"
-_FIELD = r"[A-Z][\w'’-]*(?:(?:,?[ \t]+(?:(?:and|&|of|the|in|for)[ \t]+)*|,[ \t]+)[A-Z][\w'’-]*)*"
-_OFFICE_BEFORE = re.compile(_OFFICE_OF + r"(" + _FIELD + r",?[ \t]+(?:and[ \t]+)?)?\Z")
-_OFFICE_FIELD = re.compile(_OFFICE_OF + r"(" + _FIELD + r")")
+_OFFICE_WORD = re.compile(r"(?<![\w'’-])[A-Za-z]+")
+_OFFICE_FIELD = re.compile(r"(?:[ \t]+[Ee]meritus)?[ \t]+(of|for|in)[ \t]+(the[ \t]+)?"
+                           r"([A-Z][\w'’-]*(?:(?:,?[ \t]+(?:(?:and|&|of|the|in|for)[ \t]+)*|,[ \t]+)[A-Z][\w'’-]*)*)")
+"""What follows an office: "of", "for" or "in", maybe "the", and its field's capitalised words ("Emeritus of Spanish
+Literature", "of Earth, Atmospheric, and Planetary Sciences")."""
 
 
-def _office_word(word: str, the: bool = False, joined: str = "of") -> bool:
+def _office_word(word: str, the: bool, joined: str) -> bool:
     """True for an office (before "the", ``the``, a household's only; before "in", ``joined``, ``_IN_OFFICES``), some
     in lower case only (``_LOWER_OFFICES``); not a body, whose field is a name ("Federal Bureau of Investigation", "the
     Board of Airline Representatives")."""
@@ -1762,52 +1760,85 @@ field's ordinary word ("Railroads", "Humane"); a rarer one ("Microbiology" 3.25,
 capitalised word inside a name does."""
 
 
+def _field_word(word: str) -> bool:
+    """True for a word an office or unit is named by: a word the dictionary writes in lower case (British spellings
+    too: "Honour"), as common as ``FIELD_ZIPF`` says, no known name, place or people's word ("Railroads", "Humane"; not
+    "Canterbury", "Spanish", "Bedchamber")."""
+    low = word.lower()
+    return ((is_word(low) or is_word(low.replace("our", "or")))
+            and any(is_common(f, FIELD_ZIPF) for f in (low, *singulars(low)))
+            and not is_proper_entry(word) and not is_known_name(word) and not known_place(word)
+            and not demonym_or_language(word))
+
+
 def _field_words(words: Sequence[str]) -> bool:
-    """True for the words an office or unit is named by: function words and words the dictionary writes in lower case
-    (British spellings too: "Honour"), as common as ``FIELD_ZIPF`` says, none a known name, place or people's word
-    ("Railroads and Public Utilities", "Humane Letters"; not "Canterbury", "Spanish", "Bedchamber")."""
-    return any(w[:1].isupper() for w in words) and all(
-        w.casefold() in FUNCTION or (is_word(w.lower()) or is_word(w.lower().replace("our", "or")))
-        and any(is_common(f, FIELD_ZIPF) for f in (w.lower(), *singulars(w.lower())))
-        and not is_proper_entry(w) and not is_known_name(w) and not known_place(w) and not demonym_or_language(w)
-        for w in words)
-
-
-def _office_before(text: str, start: int, words: Sequence[str]) -> tuple[int, int] | None:
-    """For the words of a name after an office ("Maid of" before "Honour", "Professor Emeritus of" before "Spanish
-    Literature"), the indexes ``(i, j)`` of ``words[i:j]``, what still names something: nothing (``i == j``) where
-    they are the office's field, the one people's word of a field ("Spanish" of "Spanish Literature"), or what follows
-    the field after "at", "for" or "with" ("Port Ambry State" of NER's "Planetary Sciences at Port Ambry State");
-    None for no office's field."""
-    m = _OFFICE_BEFORE.search(text, max(0, start - 80), start)
-    before = [w for w in (m[4] or "").replace(",", " ").split() if w[:1].isupper() and not demonym_or_language(w)
-              ] if m else []
-    if m is None or not _office_word(m[1], m[3] is not None, m[2]) or before and not _field_words(before):
-        return None  # "Professor of Earth, Atmospheric, and Planetary Sciences", "minors in English and Music": the
-        # field's words before count too
-    end = next((i for i, w in enumerate(words) if w in ("at", "for", "with")), len(words))
-    if _field_words(words[:end]):
-        return (end + 1, len(words)) if end < len(words) - 1 else (len(words), len(words))
-    found = [i for i, w in enumerate(words[:end]) if demonym_or_language(w)]
-    if len(found) == 1 and _field_words([*words[:found[0]], *words[found[0] + 1:end]]):
-        return found[0], found[0] + 1
-    return None
+    """True for the words of a field, capitalised ones among them: function words and ``_field_word`` words ("Natural
+    Resources and Environment")."""
+    return any(w[:1].isupper() for w in words) and all(w.casefold() in FUNCTION or _field_word(w) for w in words)
 
 
 @lru_cache(maxsize=1 << 12)
-def office_spans(text: str) -> tuple[tuple[int, int], ...]:
-    """The spans of the offices and units in ``text`` and of the words of their fields ("Maid", "Honour" and "Ordinary"
-    of "Maid of Honour in Ordinary", "Literature" of "Professor of Spanish Literature"; not "Spanish"), which name
-    nothing; the leak scan does not take them for names' words."""
-    out: list[tuple[int, int]] = []
-    for m in _OFFICE_FIELD.finditer(text):
-        if not _office_word(m[1], m[3] is not None, m[2]):
+def office_spans(text: str) -> frozenset[tuple[int, int]]:
+    """The spans of the offices in ``text`` and of the words of their fields, which name nothing: "Maid", "Honour" and
+    "Ordinary" of "Maid of Honour in Ordinary", "Commissioner", "Railroads", "Public" and "Utilities" of "Commissioner
+    of Railroads and Public Utilities", "Chair" and "Mathematics" of "the Chair of Mathematics at Aberystwyth". A
+    field's segments (``_segments``) count while every capitalised word of one is a field word (``_field_word``):
+    "board of Soccer Australia" names a body. A field ends before a person's name ("Secretary of Defense Robert
+    Gates", "Commissioner of Railroads and Public Utilities Porter Dunlap": after a given name, or after two field
+    words). A people's word in a field stays a name ("Spanish" of "Professor of Spanish Literature"), and so does what
+    follows the field ("Paris" of "Professor of History in Paris")."""
+    out: set[tuple[int, int]] = set()
+    for w in _OFFICE_WORD.finditer(text):  # each office word in turn: "the Chair of" after "application for"
+        m = _OFFICE_FIELD.match(text, w.end())
+        if m is None or not _office_word(w[0], m[2] is not None, m[1]):
             continue
-        field = [(m.start(4) + a, m.start(4) + b) for a, b in parts(m[4]) if m[4][a].isupper()]
-        kept = [(a, b) for a, b in field if not demonym_or_language(text[a:b])]
-        if kept and _field_words([text[a:b] for a, b in kept]) and len(kept) >= len(field) - 1:
-            out += [m.span(1), *kept]
-    return tuple(out)
+        field: list[tuple[int, int]] = []
+        for segment in _segments(m[3]):
+            words = [(a, b) for a, b in segment if m[3][a].isupper() and not demonym_or_language(m[3][a:b])]
+            k = next((i for i, (a, b) in enumerate(words) if not _field_word(m[3][a:b])), len(words))
+            if not words or k < len(words) and not (k >= 2 or k == 1 and _named_after(m[3][slice(*words[k])])):
+                break  # "board of Soccer Australia": a body's name; not "Secretary of Defense Robert Gates"
+            field += [(m.start(3) + a, m.start(3) + b) for a, b in words[:k]]
+            if k < len(words):
+                break
+        if field:
+            out |= {w.span(), *field}
+    return frozenset(out)
+
+
+def _segments(field: str) -> list[list[tuple[int, int]]]:
+    """The word spans of an office's field, cut where "in", "for" or "of" joins a further field ("Honour" and "Ordinary"
+    of "Honour in Ordinary", "History" and "Paris" of "History in Paris", "Directors" and "Vantrel" of "Directors of
+    Vantrel"); a body after "for the", "in the" or "of the" is no part of it ("Public Affairs" of "Public Affairs for
+    the Children's Defense Fund")."""
+    out: list[list[tuple[int, int]]] = [[]]
+    spans = parts(field)
+    for i, (a, b) in enumerate(spans):
+        if field[a:b] in ("in", "for", "of"):
+            if i + 1 < len(spans) and field[slice(*spans[i + 1])] == "the":
+                break
+            out.append([])
+        else:
+            out[-1].append((a, b))
+    return out
+
+
+def _outside_offices(text: str, ps: Sequence[tuple[int, int]]) -> list[tuple[int, int]] | None:
+    """The parts ``ps`` of a name that still name something once the offices and their fields among them are left out
+    (``office_spans``): ``ps`` when none is, the first run of other parts with a capitalised word ("Aberystwyth" of
+    NER's "Chair of Mathematics at Aberystwyth", "Spanish" of "Spanish Literature" after "Professor of"), or an empty
+    list ("Commissioner of Railroads and Public Utilities", "Honour" of "Maid of Honour")."""
+    offices = office_spans(text)
+    if not any(p in offices for p in ps):
+        return None
+    runs: list[list[tuple[int, int]]] = [[]]
+    for p in ps:
+        if p in offices:
+            runs.append([])
+        else:
+            runs[-1].append(p)
+    named = [[p for p in run if text[p[0]].isupper()] for run in runs]
+    return next((run for run in named if run), [])
 
 
 _UNIT_AFTER = re.compile(r"[ \t]+(?:sub)?(?:committee|department|portfolio|ministry|faculty)s?\b")
@@ -1822,16 +1853,14 @@ def field_before_unit(text: str, end: int, words: Sequence[str]) -> bool:
 
 
 def _office_end(text: str, start: int, words: Sequence[str]) -> int | None:
-    """For a name opening with an office and its field ("Chair of Mathematics at Aberystwyth", NER's "Commissioner of
-    Railroads and Public Utilities", "Charge of Operations" after "in" of "Vice-President in Charge of Operations"),
-    the index of the first word after them that names something ("Aberystwyth", "Hale" of "Charge of Operations for
-    Hale Freight"), or their number when none does; None for no such office."""
-    if not (len(words) >= 3 and words[1] in ("of", "for", "in") and (
-            words[0] == "Charge" and words[1] == "of" and _IN_WORD_BEFORE.search(text, max(0, start - 8), start)
-            or _office_word(words[0], words[2] == "the", words[1]))):
+    """For NER's "Charge of Operations" of an office ("Vice-President in Charge of Operations"), "in charge of" written
+    in capitals and ordinary words after it, the index of the first word after them that names a body ("Hale" of
+    "Charge of Operations for Hale Freight"), or their number when none does; None for no such office."""
+    if not (len(words) >= 3 and words[0] == "Charge" and words[1] == "of"
+            and _IN_WORD_BEFORE.search(text, max(0, start - 8), start) is not None):
         return None
     end = next((i for i in range(2, len(words)) if words[i] in ("for", "at", "with")), len(words))
-    if end == 2 or not _field_words(words[2:end]):
+    if end == 2 or not all(w.casefold() in FUNCTION or ordinary(w) for w in words[2:end]):
         return None
     return end + 1 if end < len(words) - 1 else len(words)
 
@@ -2016,7 +2045,7 @@ def propn_mentions(field_name: str, text: str, ents: Iterable[tuple[int, int, st
         content = [_POSSESSIVE.sub("", w) for w in words if not _kept(w, True)]  # "the Opposition's push"
         if len(content) == 1 and len(words) == 1 and content[0].casefold() in HEADS:
             continue  # "the Opposition's push", "the Cabinet's decision": alone, no name
-        if (ij := _office_before(text, s, words)) is not None and ij[0] == ij[1] or field_before_unit(text, e, words):
+        if _outside_offices(text, ps) == [] or field_before_unit(text, e, words):
             continue  # "Maid of Honour", "Master of the Household", "the Education committee": an office's field
         item = capitalised_item(text, s, e)
         if (item is not None and not any(w.casefold() in MONTHS_DAYS for w in words)

@@ -109,7 +109,7 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
     name's words."""
     out: set[str] = set()
     for t in texts:
-        offices = set(office_spans(t))  # "Maid" and "Honour" of "Maid of Honour"
+        offices = office_spans(t)  # "Honour" of "Maid of Honour", which NER missed
         for s, e, label in ents.get(t, ()):
             ps = [(s + a, s + b) for a, b in parts(t[s:e])]
             if label in ENTITY_TYPES and not only_when(t, e, [t[a:b] for a, b in ps]):
@@ -118,7 +118,7 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
                 if caps and field_before_unit(t, caps[-1][1], [t[a:b] for a, b in caps]):
                     continue  # "Human Resources" of NER's "the Human Resources committee"
                 out |= {w for a, b in ps[1 if role_before_name(t, ps, classes) else 0:] if not _unnamed(t, a, b)
-                        and (w := t[a:b].casefold()) not in kept and (a, b) not in offices
+                        and (w := t[a:b].casefold()) not in kept  # offices too: "Honour" of "Maid of Honour"
                         and not before_title(t, a, b)}  # "Crown" of "Crown Princess Victoria"
         for m in _WORD.finditer(t):
             w = m[0]
