@@ -432,6 +432,8 @@ def test_the_scan_does_not_suspect_a_court_s_or_an_office_s_words_substitution_k
     ("the Caribs. Fragments", ["Caribs.", "Fragments"]), ("Wait! Then", ["Wait!", "Then"]),
     ("etc. The", ["etc.", "The"]), ("Warner Bros. Pictures", ["Warner Bros. Pictures"]),
     ("Acme Corp. Ltd", ["Acme Corp. Ltd"]), ("in Sept. Later", ["in Sept. Later"]), ("Mr. Smith", ["Mr. Smith"]),
+    ("the Brennick Distillery Co. Following the purchase", ["Brennick Distillery Co.", "Following the purchase"]),
+    ("Hall & Co. The firm", ["Hall & Co.", "The firm"]), ("Bolt Inc. Announced", ["Bolt Inc. Announced"]),
 ])
 def test_an_ner_span_is_cut_at_a_sentence_s_end_not_after_a_word_written_short(text: str, ends: list[str]) -> None:
     from ragability_gen.substitute.entities import _pieces

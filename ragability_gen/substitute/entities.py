@@ -1646,15 +1646,43 @@ _NUMERAL_STOP = re.compile(r"(?<=[^\W\d_]{2}[ \t])(?P<n>[IVX]{1,2})\.(?P<gap>[ \
 War II. The"), which ``_SENTENCE_END`` leaves, the numeral being short."""
 
 
+_COMPANY_STOP = re.compile(r"(?<![\w.])(?:Co|Inc|Ltd|Corp|Bros|LLC|Plc|PLC|Pty|Pvt)\.([ \t]+)"
+                           r"(?=[\"“‘'(]*([A-Z][a-z]+)(?:[ \t]+([a-z]+))?)")
+"""A company's name written short at its end, then a capital: the end of a sentence where what follows opens one
+(``_opens_after_company``)."""
+
+
 def _sentence_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The spans of ``_SENTENCE_END`` in ``text[start:end]`` whose stop follows no word written short, and of a stop
-    after a Roman numeral closing a name (``_numeral_stops``)."""
+    """The spans of ``_SENTENCE_END`` in ``text[start:end]`` whose stop follows no word written short, of a stop
+    after a Roman numeral closing a name (``_numeral_stops``), and of a stop after a company's short form before a
+    sentence's first word (``_opens_after_company``)."""
     out = []
     for m in _SENTENCE_END.finditer(text, start, end):
         word = _WORD_AT_STOP.search(text, start, m.start())
         if word is None or word[1].casefold() not in _SHORT_FORMS:
             out.append(m.span())
-    return out + _numeral_stops(text, start, end)
+    return out + _company_stops(text, start, end) + _numeral_stops(text, start, end)
+
+
+def _company_stops(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The gaps after the company's short forms of ``_COMPANY_STOP`` in ``text[start:end]`` before a sentence's first
+    word (``_opens_after_company``), which may lie after ``end``."""
+    return [m.span(1) for m in _COMPANY_STOP.finditer(text, start)
+            if m.end(1) < end and _opens_after_company(m[2], m[3])]
+
+
+def company_end(text: str, start: int, end: int) -> int:
+    """Where the NER span ``text[start:end]`` ends when a sentence opens in it after a company's "Co." or "Inc."
+    ("Brennick Distillery Co" of "Brennick Distillery Co. Following the purchase"): its first such stop, or ``end``."""
+    stops = _company_stops(text, start, end)
+    return stops[0][0] if stops else end
+
+
+def _opens_after_company(word: str, after: str | None) -> bool:
+    """True for the words after a company's "Co." or "Inc." that open a sentence: a word never a name ("The", "In")
+    or a word in -ing or -ed before a lower-case word ("Distillery Co. Following the purchase"); not a name's further
+    word ("Warner Bros. Pictures", "Hall & Co. Ltd")."""
+    return never_name(word) or after is not None and word.endswith(("ing", "ed")) and not is_given_name(word)
 
 
 def _numeral_stops(text: str, start: int, end: int) -> list[tuple[int, int]]:

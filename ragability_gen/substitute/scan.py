@@ -33,6 +33,7 @@ from .entities import (
     before_title,
     category_before,
     column_names,
+    company_end,
     counted,
     field_before_unit,
     institution_words,
@@ -111,6 +112,7 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
     for t in texts:
         offices = office_spans(t)  # "Honour" of "Maid of Honour", which NER missed
         for s, e, label in ents.get(t, ()):
+            e = company_end(t, s, e)  # "Following" of NER's "Brennick Distillery Co. Following the purchase"
             ps = [(s + a, s + b) for a, b in parts(t[s:e])]
             if label in ENTITY_TYPES and not only_when(t, e, [t[a:b] for a, b in ps]):
                 kept = institution_words(t, s, e)  # "Appeal" of "the Court of Appeal", which substitution keeps
