@@ -1607,6 +1607,19 @@ def test_an_office_and_its_field_name_nothing() -> None:
     assert words("Secretary of Defense Robert Gates spoke.") == ["Secretary", "Defense"]  # a person after the field
 
 
+def test_a_surname_that_ends_a_field_is_the_field_s_word() -> None:
+    def words(text: str) -> list[str]:
+        return [text[a:b] for a, b in sorted(office_spans(text))]
+
+    assert words("She took a degree in Fine Arts and Music.") == ["degree", "Fine", "Arts", "Music"]  # "Arts": surname
+    assert words("Professor of Law Harald Strenge spoke.") == ["Professor", "Law"]  # a given name after "Law"
+    assert words("the Professor of Church History") == ["Professor", "Church", "History"]
+    assert words("the national director of Child Wise") == []  # another office's field may be a body
+    assert words("Commissioner of Railroads and Public Utilities Porter Dunlap") == [
+        "Commissioner", "Railroads", "Public", "Utilities"]  # "Porter" opens the holder's name
+
+
+
 def test_a_role_or_title_before_a_name_is_no_part_of_it() -> None:
     text = "Bassist Tresselt left. Crown Princess Victoria wed Prince Aldemar. Silver Princess Cup."
     assert before_title(text, 23, 28) and not before_title(text, 67, 73)  # "Crown"; not "Silver" before "Cup"

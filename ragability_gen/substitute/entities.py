@@ -1763,6 +1763,10 @@ _IN_OFFICES = frozenset("""fellow fellows degree diploma major majors minor mino
     professorship masters bachelor""".split())
 """Seats, degrees and studies also named by what they are in ("a Fellow in Budgetary Affairs", "a major in Political
 Science"); not "the Master in Doctor Who", a character."""
+_STUDIES = _IN_OFFICES | {"professor", "professors", "doctor"}
+"""Seats, degrees and studies, whose field is a field of learning, where a known name that ends it is a word ("Law" of
+"Professor of Law", "Arts" of "a degree in Fine Arts"); another office's field may be a body ("director of Child
+Wise")."""
 _OFFICE_WORD = re.compile(r"(?<![\w'’-])[A-Za-z]+")
 _OFFICE_FIELD = re.compile(r"(?:[ \t]+[Ee]meritus)?[ \t]+(of|for|in)[ \t]+(the[ \t]+)?"
                            r"([A-Z][\w'’-]*(?:(?:,?[ \t]+(?:(?:and|&|of|the|in|for)[ \t]+)*|,[ \t]+)[A-Z][\w'’-]*)*)")
@@ -1788,15 +1792,27 @@ field's ordinary word ("Railroads", "Humane"); a rarer one ("Microbiology" 3.25,
 capitalised word inside a name does."""
 
 
-def _field_word(word: str) -> bool:
+def _field_word(word: str, last: bool = False) -> bool:
     """True for a word an office or unit is named by: a word the dictionary writes in lower case (British spellings
-    too: "Honour"), as common as ``FIELD_ZIPF`` says, no known name, place or people's word ("Railroads", "Humane"; not
-    "Canterbury", "Spanish", "Bedchamber")."""
+    too: "Honour"), as common as ``FIELD_ZIPF`` says, no place or people's word, and no known name unless ``last``
+    says it ends the field ("Railroads", "Humane", "Arts" of "a degree in Fine Arts", "Law" of "Professor of Law
+    Harald Strenge"; not "Canterbury", "Spanish", "Bedchamber", nor "Porter" of "Public Utilities Porter Dunlap")."""
     low = word.lower()
     return ((is_word(low) or is_word(low.replace("our", "or")))
             and any(is_common(f, FIELD_ZIPF) for f in (low, *singulars(low)))
-            and not is_proper_entry(word) and not is_known_name(word) and not known_place(word)
+            and not is_proper_entry(word) and (last or not is_known_name(word)) and not known_place(word)
             and not demonym_or_language(word))
+
+
+def _field_ends(field: str, words: Sequence[tuple[int, int]], i: int) -> bool:
+    """True when word ``i`` of ``words`` (spans in ``field``) ends a run of the field's capitalised words: the last
+    one, one before "and" or a comma ("Arts" of "Fine Arts and Music"), or one before a given name (the holder's: "Law"
+    of "Professor of Law Harald Strenge"); or a word inside it, before a field word that is no known name ("Church" of
+    "Church Affairs"; not "Porter" of "Porter Dunlap")."""
+    if i + 1 == len(words) or not field[words[i][1]:words[i + 1][0]].isspace():
+        return True
+    after = _POSSESSIVE.sub("", field[slice(*words[i + 1])])
+    return is_given_name(after) or _field_word(after)
 
 
 def _field_words(words: Sequence[str]) -> bool:
@@ -1820,10 +1836,12 @@ def office_spans(text: str) -> frozenset[tuple[int, int]]:
         m = _OFFICE_FIELD.match(text, w.end())
         if m is None or not _office_word(w[0], m[2] is not None, m[1]):
             continue
+        studies = w[0].casefold() in _STUDIES  # "Law" of "Professor of Law"; not "Wise" of "director of Child Wise"
         field: list[tuple[int, int]] = []
         for segment in _segments(m[3]):
             words = [(a, b) for a, b in segment if m[3][a].isupper() and not demonym_or_language(m[3][a:b])]
-            k = next((i for i, (a, b) in enumerate(words) if not _field_word(m[3][a:b])), len(words))
+            k = next((i for i, (a, b) in enumerate(words)
+                      if not _field_word(m[3][a:b], studies and _field_ends(m[3], words, i))), len(words))
             if not words or k < len(words) and not (k >= 2 or k == 1 and _named_after(m[3][slice(*words[k])])):
                 break  # "board of Soccer Australia": a body's name; not "Secretary of Defense Robert Gates"
             field += [(m.start(3) + a, m.start(3) + b) for a, b in words[:k]]
