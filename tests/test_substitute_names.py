@@ -1619,6 +1619,15 @@ def test_a_surname_that_ends_a_field_is_the_field_s_word() -> None:
         "Commissioner", "Railroads", "Public", "Utilities"]  # "Porter" opens the holder's name
 
 
+def test_a_job_title_names_nothing() -> None:
+    def words(text: str) -> list[str]:
+        return [text[a:b] for a, b in sorted(office_spans(text))]
+
+    assert words("She is the Musical Director of the band and Special Advisor to the mayor.") == [
+        "Musical", "Director", "Special", "Advisor"]
+    assert words("He was a Pakistani Army Officer.") == ["Army", "Officer"]  # the people's word is a name
+    assert words('He starred in "Night Manager" in 2016.') == []  # a work's title in quotation marks
+
 
 def test_a_role_or_title_before_a_name_is_no_part_of_it() -> None:
     text = "Bassist Tresselt left. Crown Princess Victoria wed Prince Aldemar. Silver Princess Cup."

@@ -1849,7 +1849,29 @@ def office_spans(text: str) -> frozenset[tuple[int, int]]:
                 break
         if field:
             out |= {w.span(), *field}
-    return frozenset(out)
+    return frozenset(out | _job_title_spans(text))
+
+
+_JOB_TITLE = re.compile(r"(?<![\w'’-])((?:[A-Z][a-z]+[ \t]+){1,3})(?:Director|Officer|Editor|Producer|Manager|Advisor|"
+                        r"Adviser|Coordinator|Consultant|Correspondent|Supervisor|Administrator|Engineer|Designer|"
+                        r"Analyst)(?![\w'’-])")
+"""Capitalised words before a job's role: "Musical Director", "Army Officer", "Special Advisor"; not a plural, which
+may name a body's members ("Institute of Civil Engineers")."""
+
+
+def _job_title_spans(text: str) -> set[tuple[int, int]]:
+    """The spans of the words of job titles (``_JOB_TITLE``) in ``text``: a role and the field words before it
+    (``_field_word``: "Musical Director", "Army Officer" of "a Pakistani Army Officer", whose people's word stays a
+    name); none in quotation marks, where it may name a work ("'Night Manager'")."""
+    out: set[tuple[int, int]] = set()
+    for m in _JOB_TITLE.finditer(text):
+        words = [(m.start(1) + a, m.start(1) + b) for a, b in parts(m[1])]
+        k = len(words)
+        while k > 0 and _field_word(text[slice(*words[k - 1])]):
+            k -= 1
+        if k < len(words) and text[max(0, words[k][0] - 1):words[k][0]] not in ('"', "“", "‘", "'"):
+            out |= {*words[k:], (m.end(1), m.end())}
+    return out
 
 
 def _segments(field: str) -> list[list[tuple[int, int]]]:
