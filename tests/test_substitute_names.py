@@ -1615,6 +1615,9 @@ def test_a_surname_that_ends_a_field_is_the_field_s_word() -> None:
     assert words("Professor of Law Harald Strenge spoke.") == ["Professor", "Law"]  # a given name after "Law"
     assert words("the Professor of Church History") == ["Professor", "Church", "History"]
     assert words("the national director of Child Wise") == []  # another office's field may be a body
+    assert words("The field of Geography relied on it.") == ["field", "Geography"]  # a field of learning
+    assert words("He was taught in the subject of Criminal Law.") == ["subject", "Criminal", "Law"]
+    assert words("Field of Dreams is a film.") == []  # in lower case only
     assert words("Commissioner of Railroads and Public Utilities Porter Dunlap") == [
         "Commissioner", "Railroads", "Public", "Utilities"]  # "Porter" opens the holder's name
 

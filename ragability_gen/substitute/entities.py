@@ -1749,12 +1749,15 @@ def institution_words(text: str, start: int, end: int) -> set[str]:
 _OFFICES = frozenset("""minister ministers secretary commissioner commissioners director directors chair chairs
     chairman chairwoman professor professorship lecturer reader fellow fellows doctor bachelor masters degree
     diploma board major majors minor minors head treasurer comptroller registrar superintendent inspector chief
-    spokesman spokeswoman spokesperson""".split())
+    spokesman spokeswoman spokesperson field fields discipline disciplines subject subjects""".split())
 """Offices, seats, degrees and studies named by what they are of, for or in: "Minister of Education", "Chair of
-Mathematics", "Doctor of Humane Letters", "board of Directors", "a major in Political Science"."""
-_LOWER_OFFICES = frozenset("board major majors minor minors".split())
-"""Offices that are one only in lower case: "its board of Directors", "a major in Political Science"; not "the Board of
-Airline Representatives" (a body) nor "a Major in Royal Marines"."""
+Mathematics", "Doctor of Humane Letters", "board of Directors", "a major in Political Science", "the field of
+Geography"."""
+_LOWER_OFFICES = frozenset("""board major majors minor minors field fields discipline disciplines subject
+    subjects""".split())
+"""Offices and studies that are one only in lower case: "its board of Directors", "a major in Political Science", "the
+field of Geography"; not "the Board of Airline Representatives" (a body), "a Major in Royal Marines" nor "Field of
+Dreams"."""
 _HOUSEHOLD = frozenset("maid groom mistress keeper master".split())
 """A royal household's offices, named by what they are of with "the" too: "Maid of Honour", "Master of the
 Household", "Mistress of the Robes"; another office's field after "the" is a body ("director of the National
@@ -1763,7 +1766,8 @@ _IN_OFFICES = frozenset("""fellow fellows degree diploma major majors minor mino
     professorship masters bachelor""".split())
 """Seats, degrees and studies also named by what they are in ("a Fellow in Budgetary Affairs", "a major in Political
 Science"); not "the Master in Doctor Who", a character."""
-_STUDIES = _IN_OFFICES | {"professor", "professors", "doctor"}
+_STUDIES = _IN_OFFICES | frozenset("""professor professors doctor field fields discipline disciplines subject
+    subjects""".split())
 """Seats, degrees and studies, whose field is a field of learning, where a known name that ends it is a word ("Law" of
 "Professor of Law", "Arts" of "a degree in Fine Arts"); another office's field may be a body ("director of Child
 Wise")."""
