@@ -60,6 +60,19 @@ named person, each snippet a context with the person its pronoun refers to as th
     git -C GAP show HEAD:gap-development.tsv > /tmp/gap-development.tsv
     python benchmarks/wikidump_corpus.py --gap /tmp/gap-development.tsv -o /tmp/gap.jsonl
 
+``--sentences`` reads Wikipedia sentences instead, four a context, two neighbouring contexts an instance: a TSV file
+whose first column is a sentence (github.com/google-research-datasets/wiki-conciseness-dataset, ``concise_full.tsv``:
+2,000 sentences of every kind of article), or a folder of WikipediaHomographData's TSV files
+(github.com/google-research-datasets/WikipediaHomographData, ``data/eval``, ``data/train``: sentences each holding a
+homograph, an ordinary word that is often capitalised or part of a name, "Discount items can include", "Nestle",
+"Polish", "Reading"), the first ``--per-article`` sentences of each file, with its homograph the short answer::
+
+    git -C CONCISE show HEAD:concise_full.tsv > /tmp/concise_full.tsv
+    python benchmarks/wikidump_corpus.py --sentences /tmp/concise_full.tsv -o /tmp/conc.jsonl
+    git -C HOMOGRAPHS archive HEAD data | tar -x -C /tmp/hom
+    python benchmarks/wikidump_corpus.py --sentences /tmp/hom/data/eval --per-article 10 -o /tmp/hom_e.jsonl
+    python benchmarks/wikidump_corpus.py --sentences /tmp/hom/data/train --per-article 15 -o /tmp/hom_t.jsonl
+
 ``--tables`` reads WikiTableQuestions instead (github.com/ppasupat/WikiTableQuestions): real Wikipedia tables
 (results, rosters, discographies, election returns; headers such as "Rank", "Nation", "Notes") with real
 questions typed in lower case. The first question on each table is the query; the table's header and first
@@ -86,6 +99,7 @@ from __future__ import annotations
 
 import argparse
 import bz2
+import csv
 import io
 import json
 import re
@@ -205,6 +219,49 @@ def gap_instances(table: str, limit: int) -> list[dict]:
     return [instance(n, f"What does the passage say about {first}?",
                      [(t, a, sentence_at(t, max(t.find(a), 0))) for t, a in ((text, answer), (other, other_answer))])
             for n, ((text, first, answer), (other, _, other_answer)) in enumerate(neighbours(snippets, limit), 1)]
+
+
+TINY_SENTENCES = ('"homograph"\t"wordid"\t"sentence"\t"start"\t"end"\n'
+                  '"discount"\t"discount_nou"\t"Discount items can include clothing and toys."\t0\t8\n'
+                  '"discount"\t"discount_nou"\t"Orlen Varrick sold his stock in Discount bank in 2006."\t32\t40\n'
+                  '"polish"\t"polish_nou"\t"The Polish poet wrote in ""Tygodnik""."\t4\t10\n'
+                  '"polish"\t"polish_vrb"\t"Polish the brass before Easter."\t0\t6\n'
+                  '"reading"\t"reading_nou"\t"Reading is a town in Berkshire."\t0\t7\n'
+                  '"reading"\t"reading_nou"\t"His reading of the text was praised."\t4\t11\n'
+                  '"reading"\t"reading_nou"\t"The Reading Festival began in 1971."\t4\t11\n'
+                  '"reading"\t"reading_nou"\t"They met at a reading in Leeds."\t14\t21\n'
+                  '"row"\t"row_nou"\t"The houses stood in a row."\t22\t25\n')
+
+
+def read_sentences(path: Path | None, per_file: int) -> list[tuple[str, str]]:
+    """Sentences as (sentence, its word): from a TSV file, each row's first column and no word, or from a folder of
+    WikipediaHomographData files (or ``TINY_SENTENCES`` for None), the first ``per_file`` rows of each with its
+    homograph."""
+    if path is not None and not path.is_dir():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        return [(row[0].strip(), "") for row in csv.reader(lines, delimiter="\t") if row and row[0].strip()]
+    files = [("tiny.tsv", TINY_SENTENCES)] if path is None else [
+        (str(f), f.read_text(encoding="utf-8")) for f in sorted(path.glob("*.tsv"))]
+    out = []
+    for name, table in files:
+        for n, row in enumerate(csv.DictReader(table.splitlines(), delimiter="\t"), 2):
+            if n - 2 >= per_file:
+                break
+            try:
+                text, start, end = row["sentence"], int(row["start"]), int(row["end"])
+            except (KeyError, TypeError, ValueError) as e:
+                raise ValueError(f"{name}: line {n}: no homograph example ({type(e).__name__}: {e})") from None
+            out.append((text, text[start:end]))
+    return out
+
+
+def sentence_instances(sentences: list[tuple[str, str]], limit: int) -> list[dict]:
+    """Instances of sentences, four a context, two neighbouring contexts an instance; a context's first sentence is
+    its long answer, that sentence's word (else its first four words) its short one."""
+    contexts = [sentences[i:i + 4] for i in range(0, len(sentences) - 3, 4)]
+    return [instance(n, "What do the passages say?",
+                     [(" ".join(s for s, _ in c), c[0][1] or " ".join(c[0][0].split()[:4]), c[0][0]) for c in pair])
+            for n, pair in enumerate(neighbours(contexts, limit), 1)]
 
 
 def untokenised(text: str) -> str:
@@ -479,6 +536,8 @@ def main() -> int:
     ap.add_argument("--infobox", action="store_true", help="DUMP is an InfoTabS statement file (TSV).")
     ap.add_argument("--qed", action="store_true", help="DUMP is QED's file of examples (JSON lines).")
     ap.add_argument("--gap", action="store_true", help="DUMP is GAP's file of snippets (TSV).")
+    ap.add_argument("--sentences", action="store_true",
+                    help="DUMP is a TSV of sentences, or a folder of WikipediaHomographData's TSV files.")
     ap.add_argument("--rows", type=int, default=12, help="With --tables: at most this many rows a context.")
     ap.add_argument("--tiny", action="store_true", help="Build from a small dump (or text) written here.")
     args = ap.parse_args()
@@ -512,6 +571,9 @@ def instances(args: argparse.Namespace) -> list[dict]:
                                  lambda t: json.loads((tables / f"{t}.json").read_text(encoding="utf-8")), args.limit)
     if args.gap:
         return gap_instances(TINY_GAP if args.tiny else args.dump.read_text(encoding="utf-8"), args.limit)
+    if args.sentences:
+        sentences = read_sentences(None, 100) if args.tiny else read_sentences(args.dump, args.per_article)
+        return sentence_instances(sentences, args.limit)
     if args.qed:
         return qed_instances(TINY_QED if args.tiny else args.dump.read_text(encoding="utf-8"), args.limit)
     if args.qa:

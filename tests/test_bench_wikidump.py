@@ -75,6 +75,24 @@ def test_tiny_gap_pairs_neighbouring_snippets_without_unencoded_letters(tmp_path
         "2": {"short": "Ysolde", "long": rows[0]["contexts"][1]["text"]}}
 
 
+def test_tiny_sentences_make_contexts_of_four_with_the_homograph_the_short_answer(tmp_path):
+    rows = built(tmp_path, "--sentences", "--tiny")
+    assert len(rows) == 1 and rows[0]["query"] == "What do the passages say?"
+    assert rows[0]["contexts"][1]["text"] == ("Reading is a town in Berkshire. His reading of the text was praised. "
+                                              "The Reading Festival began in 1971. They met at a reading in Leeds.")
+    assert rows[0]["answers"]["1"] == {"short": "Discount", "long": "Discount items can include clothing and toys."}
+
+
+def test_a_file_of_sentences_gives_its_first_column(tmp_path):
+    src = tmp_path / "concise.tsv"
+    src.write_text("".join(f"Sentence {n} of Orlen Varrick.\tA rewrite.\n" for n in range(1, 10)), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    subprocess.run([sys.executable, str(SCRIPT), "--sentences", str(src), "-o", str(out)], check=True, timeout=600)
+    rows = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 1 and rows[0]["contexts"][0]["text"].startswith("Sentence 1 of Orlen Varrick. Sentence 2 of")
+    assert rows[0]["answers"]["2"]["short"] == "Sentence 5 of Orlen"
+
+
 def test_tiny_tables_split_a_table_under_its_header(tmp_path):
     rows = built(tmp_path, "--tables", "--tiny")
     assert len(rows) == 1 and rows[0]["query"] == "which nation won the most gold medals?"
@@ -106,13 +124,18 @@ def test_a_missing_or_broken_source_is_one_line_and_no_output(tmp_path):
     qed.write_text('{"paragraph_text": "A.", "original_nq_answers": [[{"string": "A"}]]}\n', encoding="utf-8")
     gap = tmp_path / "gap.tsv"
     gap.write_text("ID\tText\tPronoun\nd-1\tShe sang.\tShe\n", encoding="utf-8")
+    hom = tmp_path / "hom"
+    hom.mkdir()
+    (hom / "row.tsv").write_text('"homograph"\t"sentence"\n"row"\t"A row."\n', encoding="utf-8")
     for args, error in [([str(tmp_path / "none.xml")], f"error: {tmp_path / 'none.xml'}: No such file or directory"),
                         ([str(broken)], f"error: {broken}: no element found: line 1, column 17"),
                         (["--qa", str(qa)], f"error: {qa}: Expecting property name enclosed in double quotes: "
                                             "line 1 column 2 (char 1)"),
                         (["--qed", str(qed)], f"error: {qed}: line 1: no QED example (field 'question_text')"),
-                        (["--gap", str(gap)], f"error: {gap}: line 2: no GAP example (field 'A')")]:
+                        (["--gap", str(gap)], f"error: {gap}: line 2: no GAP example (field 'A')"),
+                        (["--sentences", str(hom)], f"error: {hom}: {hom / 'row.tsv'}: line 2: no homograph example "
+                                                    "(KeyError: 'start')")]:
         proc = subprocess.run([sys.executable, str(SCRIPT), *args, "-o", str(out)], capture_output=True, text=True,
                               timeout=600)
         assert (proc.returncode, proc.stderr) == (1, error + "\n")
-        assert sorted(p.name for p in tmp_path.iterdir()) == ["dump.xml", "gap.tsv", "qa.json", "qed.jsonl"]  # none
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["dump.xml", "gap.tsv", "hom", "qa.json", "qed.jsonl"]
