@@ -1618,6 +1618,19 @@ def test_a_surname_that_ends_a_field_is_the_field_s_word() -> None:
     assert words("The field of Geography relied on it.") == ["field", "Geography"]  # a field of learning
     assert words("He was taught in the subject of Criminal Law.") == ["subject", "Criminal", "Law"]
     assert words("Field of Dreams is a film.") == []  # in lower case only
+
+
+def test_a_degree_written_short_a_course_or_studies_keep_their_field() -> None:
+    def words(text: str) -> list[str]:
+        return [text[a:b] for a, b in sorted(office_spans(text))]
+
+    assert words("She earned a PhD in Chemistry and an MSc in Applied Mathematics.") == [
+        "PhD", "Chemistry", "MSc", "Applied", "Mathematics"]
+    assert words("His Ph.D. in Physics came in 1975.") == ["Ph.D.", "Physics"]
+    assert words("He taught the Program in Art and Design.") == ["Program", "Art", "Design"]  # "Art": a given name
+    assert words("She graduated with honours in Modern History.") == ["honours", "Modern", "History"]
+    assert words("He continued his studies in Boston and lived in MA in 1990.") == []  # a place; a state and a year
+    assert words("She majored in Economics.") == ["majored", "Economics"]
     assert words("Commissioner of Railroads and Public Utilities Porter Dunlap") == [
         "Commissioner", "Railroads", "Public", "Utilities"]  # "Porter" opens the holder's name
 

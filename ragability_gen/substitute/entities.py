@@ -1749,12 +1749,13 @@ def institution_words(text: str, start: int, end: int) -> set[str]:
 _OFFICES = frozenset("""minister ministers secretary commissioner commissioners director directors chair chairs
     chairman chairwoman professor professorship lecturer reader fellow fellows doctor bachelor masters degree
     diploma board major majors minor minors head treasurer comptroller registrar superintendent inspector chief
-    spokesman spokeswoman spokesperson field fields discipline disciplines subject subjects""".split())
+    spokesman spokeswoman spokesperson field fields discipline disciplines subject subjects program programs programme
+    programmes course courses honours honors majored majoring specialised specialized""".split())
 """Offices, seats, degrees and studies named by what they are of, for or in: "Minister of Education", "Chair of
 Mathematics", "Doctor of Humane Letters", "board of Directors", "a major in Political Science", "the field of
 Geography"."""
 _LOWER_OFFICES = frozenset("""board major majors minor minors field fields discipline disciplines subject
-    subjects""".split())
+    subjects honours honors majored majoring specialised specialized""".split())
 """Offices and studies that are one only in lower case: "its board of Directors", "a major in Political Science", "the
 field of Geography"; not "the Board of Airline Representatives" (a body), "a Major in Royal Marines" nor "Field of
 Dreams"."""
@@ -1763,15 +1764,20 @@ _HOUSEHOLD = frozenset("maid groom mistress keeper master".split())
 Household", "Mistress of the Robes"; another office's field after "the" is a body ("director of the National
 Gallery"); not "woman" ("Cosmopolitan Ultimate Woman of the Year" is an award)."""
 _IN_OFFICES = frozenset("""fellow fellows degree diploma major majors minor minors lecturer reader chair chairs
-    professorship masters bachelor""".split())
+    professorship masters bachelor program programs programme programmes course courses honours honors majored
+    majoring specialised specialized""".split())
 """Seats, degrees and studies also named by what they are in ("a Fellow in Budgetary Affairs", "a major in Political
-Science"); not "the Master in Doctor Who", a character."""
+Science", "the Program in Art and Design", "honours in Modern History"); not "the Master in Doctor Who", a character,
+nor "studies" or "graduated", after which a place is as likely ("continued his studies in Boston")."""
 _STUDIES = _IN_OFFICES | frozenset("""professor professors doctor field fields discipline disciplines subject
     subjects""".split())
 """Seats, degrees and studies, whose field is a field of learning, where a known name that ends it is a word ("Law" of
 "Professor of Law", "Arts" of "a degree in Fine Arts"); another office's field may be a body ("director of Child
 Wise")."""
-_OFFICE_WORD = re.compile(r"(?<![\w'’-])[A-Za-z]+")
+_DEGREE_SHORT = re.compile(r"(?:Ph\.?[ ]?D|D\.?Phil|M\.?B\.?A|LL\.?[BM]|Ed\.?D"
+                           r"|[BM]\.?(?:Sc|Eng|Ed|Phil|Mus|F\.?A|A|S))\.?(?!\w)")
+"""A degree written short, named by what it is in: "a PhD in Chemistry", "an MBA in Finance", "his Ph.D. in Physics"."""
+_OFFICE_WORD = re.compile(r"(?<![\w'’.-])" + _DEGREE_SHORT.pattern + r"|(?<![\w'’-])[A-Za-z]+")
 _OFFICE_FIELD = re.compile(r"(?:[ \t]+[Ee]meritus)?[ \t]+(of|for|in)[ \t]+(the[ \t]+)?"
                            r"([A-Z][\w'’-]*(?:(?:,?[ \t]+(?:(?:and|&|of|the|in|for)[ \t]+)*|,[ \t]+)[A-Z][\w'’-]*)*)")
 """What follows an office: "of", "for" or "in", maybe "the", and its field's capitalised words ("Emeritus of Spanish
@@ -1783,6 +1789,8 @@ def _office_word(word: str, the: bool, joined: str) -> bool:
     in lower case only (``_LOWER_OFFICES``); not a body, whose field is a name ("Federal Bureau of Investigation", "the
     Board of Airline Representatives")."""
     low = word.casefold()
+    if _DEGREE_SHORT.fullmatch(word):
+        return joined == "in" and not the
     if joined == "in" and low not in _IN_OFFICES:
         return False
     if the:
@@ -1798,13 +1806,14 @@ capitalised word inside a name does."""
 
 def _field_word(word: str, last: bool = False) -> bool:
     """True for a word an office or unit is named by: a word the dictionary writes in lower case (British spellings
-    too: "Honour"), as common as ``FIELD_ZIPF`` says, no place or people's word, and no known name unless ``last``
-    says it ends the field ("Railroads", "Humane", "Arts" of "a degree in Fine Arts", "Law" of "Professor of Law
-    Harald Strenge"; not "Canterbury", "Spanish", "Bedchamber", nor "Porter" of "Public Utilities Porter Dunlap")."""
+    too: "Honour"), as common as ``FIELD_ZIPF`` says, no place or people's word, and no known name or word the
+    dictionary also has as a name unless ``last`` says it ends the field ("Railroads", "Humane", "Arts" of "a degree in
+    Fine Arts", "Law" of "Professor of Law Harald Strenge", "Modern" of "honours in Modern History"; not "Canterbury",
+    "Spanish", "Bedchamber", nor "Porter" of "Public Utilities Porter Dunlap")."""
     low = word.lower()
     return ((is_word(low) or is_word(low.replace("our", "or")))
             and any(is_common(f, FIELD_ZIPF) for f in (low, *singulars(low)))
-            and not is_proper_entry(word) and (last or not is_known_name(word)) and not known_place(word)
+            and (last or not (is_proper_entry(word) or is_known_name(word))) and not known_place(word)
             and not demonym_or_language(word))
 
 
@@ -1840,7 +1849,8 @@ def office_spans(text: str) -> frozenset[tuple[int, int]]:
         m = _OFFICE_FIELD.match(text, w.end())
         if m is None or not _office_word(w[0], m[2] is not None, m[1]):
             continue
-        studies = w[0].casefold() in _STUDIES  # "Law" of "Professor of Law"; not "Wise" of "director of Child Wise"
+        studies = m[1] == "in" or w[0].casefold() in _STUDIES  # "Law" of "Professor of Law"; not "Wise" of
+        # "director of Child Wise"
         field: list[tuple[int, int]] = []
         for segment in _segments(m[3]):
             words = [(a, b) for a, b in segment if m[3][a].isupper() and not demonym_or_language(m[3][a:b])]
