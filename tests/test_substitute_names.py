@@ -23,6 +23,7 @@ from ragability_gen.substitute.entities import (
     counted,
     maker_at,
     norm,
+    numeral_part,
     office_spans,
     only_when,
     opens_plain_cell,
@@ -1643,6 +1644,13 @@ def test_a_job_title_names_nothing() -> None:
         "Musical", "Director", "Special", "Advisor"]
     assert words("He was a Pakistani Army Officer.") == ["Army", "Officer"]  # the people's word is a name
     assert words('He starred in "Night Manager" in 2016.') == []  # a work's title in quotation marks
+
+
+def test_a_monarch_s_numeral_stays_also_with_a_possessive() -> None:
+    assert numeral_part("VIII's") and numeral_part("I's") and numeral_part("II") and not numeral_part("Ivy's")
+    text = "Henry VIII's wives were six."
+    names = input_names([text], {text: [(0, 10, "PERSON")]})
+    assert "henry" in names and not {"viii", "viii's"} & names, names
 
 
 def test_a_role_or_title_before_a_name_is_no_part_of_it() -> None:

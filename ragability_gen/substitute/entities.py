@@ -297,7 +297,13 @@ def _kept(part: str, first: bool, person: bool = False) -> bool:
             or low in STAGES
             or (low in WEEKDAYS and not first and not person)  # "Bloody Sunday" -> "Wohns Sunday"
             or any(c.isdigit() for c in part) or (part[:1].islower() and not _camel(part))
-            or (not first and _ROMAN.fullmatch(part) is not None))
+            or (not first and numeral_part(part)))
+
+
+def numeral_part(part: str) -> bool:
+    """True for a Roman numeral, maybe possessive ("VIII's" of "Henry VIII's wives", "I's" of "Charles I's reign"):
+    after a name's first part, the number of a monarch, pope or sequel, which stays."""
+    return _ROMAN.fullmatch(_POSSESSIVE.sub("", part)) is not None
 
 
 _INNER_WORD = re.compile(r"[A-Z][a-z]")

@@ -39,6 +39,7 @@ from .entities import (
     institution_words,
     label_words,
     numbered_thing,
+    numeral_part,
     office_spans,
     only_when,
     opens_plain_cell,
@@ -96,6 +97,10 @@ def _unnamed(text: str, start: int, end: int) -> bool:
             or any(a <= start < b for a, b in plain_terms(text)))
 
 
+_NAME_BEFORE = re.compile(r"[A-Z][\w'’-]*[ \t]+$")
+"""A capitalised word and a space: a name's part before its numeral ("Henry VIII")."""
+
+
 def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int, str]]],
                 classes: Callable[[str], frozenset[str]] = lambda word: frozenset()) -> set[str]:
     """Case-folded words of the input's names: NER entity parts, and capitalised words that are no
@@ -121,11 +126,13 @@ def input_names(texts: Sequence[str], ents: Mapping[str, Sequence[tuple[int, int
                     continue  # "Human Resources" of NER's "the Human Resources committee"
                 out |= {w for a, b in ps[1 if role_before_name(t, ps, classes) else 0:] if not _unnamed(t, a, b)
                         and (w := t[a:b].casefold()) not in kept  # offices too: "Honour" of "Maid of Honour"
-                        and not before_title(t, a, b)}  # "Crown" of "Crown Princess Victoria"
+                        and not before_title(t, a, b)  # "Crown" of "Crown Princess Victoria"
+                        and not (a > ps[0][0] and numeral_part(t[a:b]))}  # "VIII" of "Henry VIII's", which stays
         for m in _WORD.finditer(t):
             w = m[0]
             if w[:1].isupper() and not ordinary(w) and not sentence_start(t, m.start()) and not counted(t, *m.span()) \
-                    and not _unnamed(t, *m.span()) and m.span() not in offices:
+                    and not _unnamed(t, *m.span()) and m.span() not in offices \
+                    and not (numeral_part(w) and _NAME_BEFORE.search(t, max(0, m.start() - 40), m.start())):
                 out.add(w.casefold())
     out -= {w.casefold() for w in ordinary_written_words({w[:1].upper() + w[1:] for w in out}, texts)}
     out -= {m[0].casefold() for t in texts for m in _WORD.finditer(t)
