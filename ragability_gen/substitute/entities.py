@@ -1652,10 +1652,10 @@ _NUMERAL_STOP = re.compile(r"(?<=[^\W\d_]{2}[ \t])(?P<n>[IVX]{1,2})\.(?P<gap>[ \
 War II. The"), which ``_SENTENCE_END`` leaves, the numeral being short."""
 
 
-_COMPANY_STOP = re.compile(r"(?<![\w.])(?:Co|Inc|Ltd|Corp|Bros|LLC|Plc|PLC|Pty|Pvt)\.([ \t]+)"
-                           r"(?=[\"“‘'(]*([A-Z][a-z]+)(?:[ \t]+([a-z]+))?)")
-"""A company's name written short at its end, then a capital: the end of a sentence where what follows opens one
-(``_opens_after_company``)."""
+_COMPANY_FORMS = frozenset("Co Inc Ltd Corp Bros LLC Plc PLC Pty Pvt".split())
+_AFTER_STOP = re.compile(r"([ \t]+)(?=[\"“‘'(]*([A-Z][a-z]+)(?:[ \t]+([a-z]+))?)")
+"""A company's name written short at its end ("Co.", "Inc.", ``_COMPANY_FORMS``), then a capital: the end of a
+sentence where what follows opens one (``_opens_after_company``)."""
 
 
 def _sentence_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -1673,8 +1673,16 @@ def _sentence_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
 def _company_stops(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The gaps after the company's short forms of ``_COMPANY_STOP`` in ``text[start:end]`` before a sentence's first
     word (``_opens_after_company``), which may lie after ``end``."""
-    return [m.span(1) for m in _COMPANY_STOP.finditer(text, start)
-            if m.end(1) < end and _opens_after_company(m[2], m[3])]
+    out = []
+    dot = text.find(".", start, end)
+    while dot >= 0:  # each stop in the span after a company's short form
+        word = _WORD_AT_STOP.search(text, max(start, dot - 5), dot + 1)
+        if word is not None and word[1] in _COMPANY_FORMS and not text[word.start() - 1:word.start()].strip(" \t"):
+            m = _AFTER_STOP.match(text, dot + 1, end + 60)  # what follows the span tells too
+            if m is not None and m.end(1) < end and _opens_after_company(m[2], m[3]):
+                out.append(m.span(1))
+        dot = text.find(".", dot + 1, end)
+    return out
 
 
 def company_end(text: str, start: int, end: int) -> int:
@@ -1780,10 +1788,11 @@ _STUDIES = _IN_OFFICES | frozenset("""professor professors doctor field fields d
 """Seats, degrees and studies, whose field is a field of learning, where a known name that ends it is a word ("Law" of
 "Professor of Law", "Arts" of "a degree in Fine Arts"); another office's field may be a body ("director of Child
 Wise")."""
+_OFFICE_WORDS = _OFFICES | _HOUSEHOLD
 _DEGREE_SHORT = re.compile(r"(?:Ph\.?[ ]?D|D\.?Phil|M\.?B\.?A|LL\.?[BM]|Ed\.?D"
                            r"|[BM]\.?(?:Sc|Eng|Ed|Phil|Mus|F\.?A|A|S))\.?(?!\w)")
 """A degree written short, named by what it is in: "a PhD in Chemistry", "an MBA in Finance", "his Ph.D. in Physics"."""
-_OFFICE_WORD = re.compile(r"(?<![\w'’.-])" + _DEGREE_SHORT.pattern + r"|(?<![\w'’-])[A-Za-z]+")
+_OFFICE_WORD = re.compile(r"(?<![\w'’-])[A-Za-z]+")
 _OFFICE_FIELD = re.compile(r"(?:[ \t]+[Ee]meritus)?[ \t]+(of|for|in)[ \t]+(the[ \t]+)?"
                            r"([A-Z][\w'’-]*(?:(?:,?[ \t]+(?:(?:and|&|of|the|in|for)[ \t]+)*|,[ \t]+)[A-Z][\w'’-]*)*)")
 """What follows an office: "of", "for" or "in", maybe "the", and its field's capitalised words ("Emeritus of Spanish
@@ -1852,8 +1861,15 @@ def office_spans(text: str) -> frozenset[tuple[int, int]]:
     follows the field ("Paris" of "Professor of History in Paris")."""
     out: set[tuple[int, int]] = set()
     for w in _OFFICE_WORD.finditer(text):  # each office word in turn: "the Chair of" after "application for"
-        m = _OFFICE_FIELD.match(text, w.end())
-        if m is None or not _office_word(w[0], m[2] is not None, m[1]):
+        word, span = w[0], w.span()
+        if word.casefold() not in _OFFICE_WORDS:  # else no office, or a degree written short ("Ph.D.", "MSc")
+            d = _DEGREE_SHORT.match(text, w.start()) if word[0] in "BDELMP" and text[w.start() - 1:w.start()] != "." \
+                else None
+            if d is None:
+                continue
+            word, span = d[0], d.span()
+        m = _OFFICE_FIELD.match(text, span[1])
+        if m is None or not _office_word(word, m[2] is not None, m[1]):
             continue
         studies = m[1] == "in" or w[0].casefold() in _STUDIES  # "Law" of "Professor of Law"; not "Wise" of
         # "director of Child Wise"
@@ -1868,7 +1884,7 @@ def office_spans(text: str) -> frozenset[tuple[int, int]]:
             if k < len(words):
                 break
         if field:
-            out |= {w.span(), *field}
+            out |= {span, *field}
     return frozenset(out | _job_title_spans(text))
 
 
