@@ -1671,8 +1671,8 @@ def _sentence_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 def _company_stops(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The gaps after the company's short forms of ``_COMPANY_STOP`` in ``text[start:end]`` before a sentence's first
-    word (``_opens_after_company``), which may lie after ``end``."""
+    """The gaps after the company's short forms (``_COMPANY_FORMS``) that end with a stop in ``text[start:end]`` and
+    come before a sentence's first word (``_opens_after_company``), which may lie after ``end``."""
     out = []
     dot = text.find(".", start, end)
     while dot >= 0:  # each stop in the span after a company's short form
@@ -1871,7 +1871,7 @@ def office_spans(text: str) -> frozenset[tuple[int, int]]:
         m = _OFFICE_FIELD.match(text, span[1])
         if m is None or not _office_word(word, m[2] is not None, m[1]):
             continue
-        studies = m[1] == "in" or w[0].casefold() in _STUDIES  # "Law" of "Professor of Law"; not "Wise" of
+        studies = m[1] == "in" or word.casefold() in _STUDIES  # "Law" of "Professor of Law"; not "Wise" of
         # "director of Child Wise"
         field: list[tuple[int, int]] = []
         for segment in _segments(m[3]):
