@@ -1760,16 +1760,22 @@ def institution_words(text: str, start: int, end: int) -> set[str]:
     return set()
 
 
-_OFFICES = frozenset("""minister ministers secretary commissioner commissioners director directors chair chairs
-    chairman chairwoman professor professorship lecturer reader fellow fellows doctor bachelor masters degree
-    diploma board major majors minor minors head treasurer comptroller registrar superintendent inspector chief
-    spokesman spokeswoman spokesperson field fields discipline disciplines subject subjects program programs programme
-    programmes course courses honours honors majored majoring specialised specialized""".split())
+_FIELDS_OF = frozenset("field fields discipline disciplines subject subjects".split())
+"""Words for a field of learning, named by what they are of in lower case: "the field of Geography"."""
+_IN_OFFICES = frozenset("""fellow fellows degree diploma major majors minor minors lecturer reader chair chairs
+    professorship masters bachelor program programs programme programmes course courses honours honors majored
+    majoring specialised specialized""".split())
+"""Seats, degrees and studies also named by what they are in ("a Fellow in Budgetary Affairs", "a major in Political
+Science", "the Program in Art and Design", "honours in Modern History"); not "the Master in Doctor Who", a character,
+nor "studies" or "graduated", after which a place is as likely ("continued his studies in Boston")."""
+_OFFICES = _FIELDS_OF | _IN_OFFICES | frozenset("""minister ministers secretary commissioner commissioners director
+    directors chairman chairwoman professor doctor board head treasurer comptroller registrar superintendent inspector
+    chief spokesman spokeswoman spokesperson""".split())
 """Offices, seats, degrees and studies named by what they are of, for or in: "Minister of Education", "Chair of
 Mathematics", "Doctor of Humane Letters", "board of Directors", "a major in Political Science", "the field of
 Geography"."""
-_LOWER_OFFICES = frozenset("""board major majors minor minors field fields discipline disciplines subject
-    subjects honours honors majored majoring specialised specialized""".split())
+_LOWER_OFFICES = _FIELDS_OF | frozenset("board major majors minor minors honours honors majored majoring specialised "
+                                        "specialized".split())
 """Offices and studies that are one only in lower case: "its board of Directors", "a major in Political Science", "the
 field of Geography"; not "the Board of Airline Representatives" (a body), "a Major in Royal Marines" nor "Field of
 Dreams"."""
@@ -1777,14 +1783,7 @@ _HOUSEHOLD = frozenset("maid groom mistress keeper master".split())
 """A royal household's offices, named by what they are of with "the" too: "Maid of Honour", "Master of the
 Household", "Mistress of the Robes"; another office's field after "the" is a body ("director of the National
 Gallery"); not "woman" ("Cosmopolitan Ultimate Woman of the Year" is an award)."""
-_IN_OFFICES = frozenset("""fellow fellows degree diploma major majors minor minors lecturer reader chair chairs
-    professorship masters bachelor program programs programme programmes course courses honours honors majored
-    majoring specialised specialized""".split())
-"""Seats, degrees and studies also named by what they are in ("a Fellow in Budgetary Affairs", "a major in Political
-Science", "the Program in Art and Design", "honours in Modern History"); not "the Master in Doctor Who", a character,
-nor "studies" or "graduated", after which a place is as likely ("continued his studies in Boston")."""
-_STUDIES = _IN_OFFICES | frozenset("""professor professors doctor field fields discipline disciplines subject
-    subjects""".split())
+_STUDIES = _IN_OFFICES | _FIELDS_OF | frozenset("professor professors doctor".split())
 """Seats, degrees and studies, whose field is a field of learning, where a known name that ends it is a word ("Law" of
 "Professor of Law", "Arts" of "a degree in Fine Arts"); another office's field may be a body ("director of Child
 Wise")."""
@@ -1799,13 +1798,13 @@ _OFFICE_FIELD = re.compile(r"(?:[ \t]+[Ee]meritus)?[ \t]+(of|for|in)[ \t]+(the[ 
 Literature", "of Earth, Atmospheric, and Planetary Sciences")."""
 
 
-def _office_word(word: str, the: bool, joined: str) -> bool:
+def _office_word(word: str, the: bool, joined: str, degree: bool = False) -> bool:
     """True for an office (before "the", ``the``, a household's only; before "in", ``joined``, ``_IN_OFFICES``), some
-    in lower case only (``_LOWER_OFFICES``); not a body, whose field is a name ("Federal Bureau of Investigation", "the
-    Board of Airline Representatives")."""
-    low = word.casefold()
-    if _DEGREE_SHORT.fullmatch(word):
+    in lower case only (``_LOWER_OFFICES``), or a ``degree`` written short before "in"; not a body, whose field is a
+    name ("Federal Bureau of Investigation", "the Board of Airline Representatives")."""
+    if degree:
         return joined == "in" and not the
+    low = word.casefold()
     if joined == "in" and low not in _IN_OFFICES:
         return False
     if the:
@@ -1861,15 +1860,15 @@ def office_spans(text: str) -> frozenset[tuple[int, int]]:
     follows the field ("Paris" of "Professor of History in Paris")."""
     out: set[tuple[int, int]] = set()
     for w in _OFFICE_WORD.finditer(text):  # each office word in turn: "the Chair of" after "application for"
-        word, span = w[0], w.span()
+        word, span, degree = w[0], w.span(), False
         if word.casefold() not in _OFFICE_WORDS:  # else no office, or a degree written short ("Ph.D.", "MSc")
             d = _DEGREE_SHORT.match(text, w.start()) if word[0] in "BDELMP" and text[w.start() - 1:w.start()] != "." \
                 else None
             if d is None:
                 continue
-            word, span = d[0], d.span()
+            word, span, degree = d[0], d.span(), True
         m = _OFFICE_FIELD.match(text, span[1])
-        if m is None or not _office_word(word, m[2] is not None, m[1]):
+        if m is None or not _office_word(word, m[2] is not None, m[1], degree):
             continue
         studies = m[1] == "in" or word.casefold() in _STUDIES  # "Law" of "Professor of Law"; not "Wise" of
         # "director of Child Wise"
